@@ -1,0 +1,86 @@
+# coalsim: library (build/libcoalsim.a), command (build/coalsim), tests, GPU harness.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+BUILD ?= build
+
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes
+WERROR ?= -Werror
+OPT ?= -O2 -g
+ifeq ($(SANITIZER),address)
+  OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  BUILD = build-asan
+endif
+FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
+FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
+
+LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/report.c
+CMD_SRC = sim/main.c
+TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
+           tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+
+.PHONY: all test unit golden examples deps clean install probes
+all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
+
+$(BUILD)/libcoalsim.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
+	$(CC) $(FINAL_LDFLAGS) -o $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(CHECK_CFLAGS) -Isim -c -o $@ $<
+
+$(BUILD)/check_coalsim: $(TEST_OBJ) $(BUILD)/libcoalsim.a
+	$(CC) $(FINAL_LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+# Install what the tests need (Check, pkg-config) if it is missing.
+deps:
+	@sh tests/install-deps.sh
+
+unit: $(BUILD)/check_coalsim
+	CK_FORK=yes $(BUILD)/check_coalsim
+
+golden: $(BUILD)/coalsim
+	sh tests/golden.sh $(BUILD)/coalsim
+
+# Every test: unit suites, golden CLI tests, the same under ASan+UBSan.
+test: deps
+	$(MAKE) unit golden
+	$(MAKE) SANITIZER=address unit golden
+
+# Run coalsim on every bundled example trace (traces/examples.list).
+examples: $(BUILD)/coalsim
+	@sh tests/golden.sh --show $(BUILD)/coalsim
+
+# The H100 probe suite (gpu/probes/): compiles here; runs need a GPU and ncu
+# (gpu/probes/run_probes.sh).
+NVCC ?= nvcc
+CUDA_ARCH ?= sm_90
+probes: $(BUILD)/probe
+$(BUILD)/probe: gpu/probes/probe.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O2 -arch=$(CUDA_ARCH) -std=c++17 -diag-suppress 550 -o $@ $<
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BUILD)/coalsim $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/libcoalsim.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/coalsim.h $(DESTDIR)$(PREFIX)/include/
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,170 @@
+/*
+ * coalsim: an analytic model of how a GPU serves one warp's memory request.
+ *
+ *   global memory                              shared memory
+ *   -------------                              -------------
+ *   lane address ──► 32-byte sector            lane address ──► bank (addr / bank word) % 32
+ *   distinct sectors of the active lanes       lanes split into phases (half/quarter warps
+ *     = sectors moved for the request            for 8/16-byte accesses, full warp when
+ *   requested bytes / (sectors * 32)             an 8/16-byte load pairs lanes n, n^1 or n^2)
+ *     = degree of coalescing                   per phase: max over banks of the distinct
+ *   (ncu: l1tex__t_sectors_pipe_lsu_mem_          bank rows touched = wavefronts
+ *    global_op_{ld,st}.sum)                     (ncu: l1tex__data_pipe_lsu_wavefronts_
+ *                                                 mem_shared_op_{ld,st}.sum)
+ *
+ * The rules for the modern presets were measured on an H100 with single-
+ * instruction probes (gpu/probes/, data in gpu/probes/h100-sm90.txt); fermi and
+ * kepler follow the CUDA C Programming Guide, compute capability 2.x and 3.x.
+ *
+ * Library functions never print and never exit.  Functions that can fail
+ * return a negative status and leave a message where the caller can read it
+ * (coalsim_reader_error, coalsim_stats_error).
+ */
+#ifndef COALSIM_H
+#define COALSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COALSIM_VERSION "0.1.0"
+#define COALSIM_MAX_WARP 32      /* lanes per warp request, at most */
+#define COALSIM_MAX_LABEL 255    /* bytes in a trace label, at most */
+
+typedef enum { COALSIM_LD = 0, COALSIM_ST = 1 } coalsim_op;
+typedef enum { COALSIM_GLOBAL = 0, COALSIM_SHARED = 1 } coalsim_space;
+
+/* ---- architecture (arch.c) ------------------------------------------- */
+
+/* How an 8- or 16-byte shared access is split into phases. */
+typedef enum {
+    COALSIM_SPLIT_HW = 0,   /* half/quarter warps; loads that pair lanes n,n^1 or n,n^2
+                               get twice the lanes per phase (measured, sm_90) */
+    COALSIM_SPLIT_PLAIN,    /* half/quarter warps, no pairing (unmeasured archs) */
+    COALSIM_SPLIT_FERMI     /* CC 2.x: 16-byte accesses pay one extra way per half */
+} coalsim_split;
+
+typedef struct coalsim_arch {
+    char name[16];
+    unsigned warp_size;     /* lanes per warp, 1..32 */
+    unsigned sector_bytes;  /* global transfer unit, power of two */
+    unsigned line_bytes;    /* cache line, power of two, >= sector_bytes */
+    unsigned banks;         /* shared-memory banks, power of two */
+    unsigned bank_width;    /* bytes a bank delivers per row: 4 or 8 */
+    unsigned bank_mode;     /* address bits per bank step: 32 or 64 */
+    coalsim_split split;
+} coalsim_arch;
+
+/* Fill *out with the preset NAME.  Returns 0, or -1 if NAME is unknown. */
+int coalsim_arch_preset(const char *name, coalsim_arch *out);
+
+/* The preset names, NULL-terminated, in the order --help lists them. */
+const char *const *coalsim_arch_names(void);
+
+/* Check an architecture after knobs were changed.  Returns NULL if it is
+ * usable, else a static sentence saying what is wrong. */
+const char *coalsim_arch_check(const coalsim_arch *a);
+
+/* ---- one warp request and the model (gmem.c, smem.c, model.c) ---------- */
+
+typedef struct coalsim_request {
+    coalsim_op op;
+    coalsim_space space;
+    unsigned size;                        /* bytes per lane: 1, 2, 4, 8, 16 */
+    uint64_t block;
+    uint64_t warp;
+    uint32_t active;                      /* bit l set: lane l has an address */
+    uint64_t addr[COALSIM_MAX_WARP];
+    const char *label;                    /* owned by whoever made the request */
+    unsigned long line;                   /* trace line of its first record, or 0 */
+} coalsim_request;
+
+typedef struct coalsim_result {
+    unsigned active_threads;
+    unsigned requested_bytes;   /* distinct bytes the active lanes touch */
+    /* global */
+    unsigned sectors;           /* distinct sectors touched */
+    unsigned ideal_sectors;     /* ceil(requested_bytes / sector_bytes) */
+    unsigned lines;             /* distinct cache lines touched */
+    /* shared */
+    unsigned wavefronts;        /* passes through the banks */
+    unsigned ideal_wavefronts;  /* the same request with no bank conflicts */
+    unsigned phases;            /* how many groups of lanes were served apart */
+    unsigned max_ways;          /* worst bank conflict degree in any phase */
+    unsigned worst_bank;        /* the bank that caused max_ways */
+} coalsim_result;
+
+/* Model one request.  r->size must be 1, 2, 4, 8 or 16 and every active lane's
+ * address aligned to it (the trace reader guarantees both).  Never fails. */
+void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+
+/* ---- trace format v1 reader (trace.c) --------------------------------- */
+
+typedef struct coalsim_reader coalsim_reader;
+
+/* Read a v1 text trace from fp, naming it NAME in messages.  warp_size groups
+ * THREAD into warps.  Returns NULL only if memory runs out. */
+coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_size);
+void coalsim_reader_free(coalsim_reader *rd);
+
+/* Next warp request into *out (its label stays valid until the next call).
+ * Returns 1 for a request, 0 at the end of the trace, -1 on bad input or a
+ * read error: then coalsim_reader_error says "NAME:LINE: what is wrong". */
+int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out);
+const char *coalsim_reader_error(const coalsim_reader *rd);
+/* Records read so far. */
+uint64_t coalsim_reader_records(const coalsim_reader *rd);
+
+/* ---- per-access totals (stats.c) -------------------------------------- */
+
+/* One access: every request with the same label, op, space and size. */
+typedef struct coalsim_access {
+    char *label;
+    coalsim_op op;
+    coalsim_space space;
+    unsigned size;
+    unsigned long first_line;
+    uint64_t requests;
+    uint64_t active_threads;
+    uint64_t requested_bytes;
+    uint64_t sectors, ideal_sectors, lines;                  /* global */
+    uint64_t wavefronts, ideal_wavefronts;                   /* shared */
+    unsigned max_ways, worst_bank;                           /* shared */
+} coalsim_access;
+
+typedef struct coalsim_stats coalsim_stats;
+
+coalsim_stats *coalsim_stats_new(void);
+void coalsim_stats_free(coalsim_stats *st);
+/* Add one modelled request.  Returns 0, or -1 if memory runs out. */
+int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim_result *res);
+size_t coalsim_stats_count(const coalsim_stats *st);
+const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i);
+
+/* Degree of coalescing of a global access: requested / (sectors * sector). */
+double coalsim_access_gmem_efficiency(const coalsim_access *ac, const coalsim_arch *a);
+/* Bank efficiency of a shared access: ideal wavefronts / wavefronts. */
+double coalsim_access_smem_efficiency(const coalsim_access *ac);
+
+/* ---- reports (report.c): write to the stream the caller gives ----------- */
+
+typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
+
+/* Write the report of one trace.  Returns 0, or -1 if writing failed. */
+int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
+                   const coalsim_arch *a, const coalsim_stats *st);
+/* CSV header line (written once before the rows of all traces). */
+int coalsim_report_csv_header(FILE *out);
+/* One line for one request (--per-request). */
+int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_request *r,
+                           const coalsim_result *res);
+
+/* The same as one JSON object, preceded by a comma unless FIRST. */
+int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first);
+
+const char *coalsim_op_name(coalsim_op op);
+const char *coalsim_space_name(coalsim_space sp);
+
+#endif

@@ -1,0 +1,49 @@
+/* Global memory: sectors, lines and requested bytes of one warp request. */
+#include "coalsim.h"
+#include "uniq.h"
+
+/* A lane touches at most size/sector + 1 units; 16-byte lanes and sectors of
+ * at least 1 byte give at most 17 units a lane. */
+#define MAXUNITS (COALSIM_MAX_WARP * 17)
+
+/* Distinct units of UNIT bytes touched by the active lanes. */
+static unsigned count_units(const coalsim_request *r, unsigned unit)
+{
+    uint64_t k[MAXUNITS];
+    size_t n = 0;
+    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++) {
+        if (!(r->active >> l & 1)) continue;
+        uint64_t first = r->addr[l] / unit, last = (r->addr[l] + r->size - 1) / unit;
+        for (uint64_t u = first; u <= last && n < MAXUNITS; u++) k[n++] = u;
+    }
+    return (unsigned)uniq_sort(k, n);
+}
+
+/* Distinct bytes: lanes' [addr, addr+size) intervals merged.  Addresses are
+ * aligned to size, so two intervals either coincide or do not overlap. */
+static unsigned count_bytes(const coalsim_request *r)
+{
+    uint64_t k[COALSIM_MAX_WARP];
+    size_t n = 0;
+    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
+        if (r->active >> l & 1) k[n++] = r->addr[l];
+    return (unsigned)uniq_sort(k, n) * r->size;
+}
+
+void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+{
+    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->requested_bytes = count_bytes(r);
+    out->sectors = count_units(r, a->sector_bytes);
+    out->lines = count_units(r, a->line_bytes);
+    out->ideal_sectors = (out->requested_bytes + a->sector_bytes - 1) / a->sector_bytes;
+}
+
+void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+{
+    *out = (coalsim_result){0};
+    if (r->space == COALSIM_GLOBAL)
+        coalsim_gmem(a, r, out);
+    else
+        coalsim_smem(a, r, out);
+}

@@ -1,0 +1,304 @@
+/* coalsim command line: options, reading traces, printing reports.  The only
+ * file that talks to the user. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "coalsim.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+typedef enum { O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ } opt_id;
+
+/* One table drives parsing and --help. */
+static const struct option_def {
+    opt_id id;
+    const char *name;
+    const char *arg;      /* NULL: takes no value */
+    const char *help;
+} options[] = {
+    {O_ARCH, "--arch", "NAME", "architecture preset (default hopper): see below"},
+    {O_WARP, "--warp-size", "N", "lanes per warp, 1-32 (default 32)"},
+    {O_SECTOR, "--sector", "BYTES", "global-memory sector size (default 32)"},
+    {O_LINE, "--line", "BYTES", "cache line size for lines/req (default 128)"},
+    {O_BANKS, "--banks", "N", "shared-memory banks (default 32)"},
+    {O_BWIDTH, "--bank-width", "4|8", "bytes per bank row"},
+    {O_BMODE, "--bank-mode", "32|64", "bank addressing for 8-byte banks (Kepler's 32/64-bit mode)"},
+    {O_JSON, "--json", NULL, "one JSON object per trace on stdout"},
+    {O_CSV, "--csv", NULL, "CSV, one row per access"},
+    {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
+    {O_HELP, "-h, --help", NULL, "show this help and exit"},
+    {O_VERSION, "--version", NULL, "show the version and exit"},
+};
+#define NOPT (sizeof options / sizeof options[0])
+
+static const char usage_line[] = "usage: coalsim [options] TRACE...   (coalsim --help for more)\n";
+
+static void help(void)
+{
+    printf("coalsim %s: is this GPU access pattern coalesced, and does this shared tile conflict?\n\n", COALSIM_VERSION);
+    printf("usage: coalsim [options] TRACE...\n\n"
+           "Reads per-thread address traces (format v1, docs/trace-format.md; '-' is stdin)\n"
+           "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
+           "degree of coalescing of global requests and the wavefronts and bank conflicts\n"
+           "of shared requests, as Nsight Compute counts them.\n\noptions:\n");
+    for (size_t i = 0; i < NOPT; i++) {
+        char lhs[40];
+        snprintf(lhs, sizeof lhs, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        printf("  %-22s %s\n", lhs, options[i].help);
+    }
+    printf("\narchitectures:");
+    for (const char *const *n = coalsim_arch_names(); *n; n++) printf(" %s", *n);
+    printf("\n  fermi: 4-byte banks, CC 2.x rules; kepler: 8-byte banks, 64-bit mode;\n"
+           "  kepler32: 8-byte banks, 32-bit mode; maxwell..hopper: 4-byte banks\n"
+           "  (volta..hopper with the 8/16-byte rules measured on an H100).\n"
+           "\nexit status: 0 ok, 1 bad input (message names FILE:LINE), 2 usage error\n");
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fprintf(stderr, "coalsim: ");
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, "\n%s", usage_line);
+    return EXIT_USAGE;
+}
+
+/* Parse a positive decimal number for an option; -1 if it is not one. */
+static long number(const char *s)
+{
+    char *end;
+    if (!s || !*s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno || v <= 0 || v > 1 << 20) return -1;
+    return v;
+}
+
+typedef struct {
+    coalsim_arch arch;
+    coalsim_format fmt;
+    int per_request;
+} config;
+
+/* Analyse one trace; report goes to out.  0, or EXIT_INPUT after printing why. */
+static int run(const config *cf, const char *path, FILE *out)
+{
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    FILE *fp = stdin;
+    if (strcmp(path, "-") != 0) {
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "coalsim: %s: is a directory, not a trace\n", path);
+            return EXIT_INPUT;
+        }
+        fp = fopen(path, "rb");
+        if (!fp) {
+            fprintf(stderr, "coalsim: %s: cannot open: %s\n", path, strerror(errno));
+            return EXIT_INPUT;
+        }
+    }
+    int status = EXIT_OK;
+    char *jbuf = NULL, *rbuf = NULL;
+    size_t jlen = 0, rlen = 0;
+    FILE *jreq = NULL, *rep = out;
+    coalsim_reader *rd = coalsim_reader_new(fp, name, cf->arch.warp_size);
+    coalsim_stats *st = coalsim_stats_new();
+    if (!rd || !st) {
+        fprintf(stderr, "coalsim: %s: out of memory\n", name);
+        status = EXIT_INPUT;
+        goto done;
+    }
+    /* JSON per-request entries are collected apart and put into the report
+     * object as its "requests" key once the trace has been read. */
+    if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
+    if (cf->per_request && cf->fmt == COALSIM_JSON) {
+        jreq = open_memstream(&jbuf, &jlen);
+        rep = open_memstream(&rbuf, &rlen);
+        if (!jreq || !rep) {
+            fprintf(stderr, "coalsim: %s: out of memory\n", name);
+            status = EXIT_INPUT;
+            goto done;
+        }
+    }
+    coalsim_request r;
+    coalsim_result res;
+    int rc, nreq = 0;
+    while ((rc = coalsim_reader_next(rd, &r)) == 1) {
+        coalsim_model(&cf->arch, &r, &res);
+        if (coalsim_stats_add(st, &r, &res) != 0) {
+            fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
+            status = EXIT_INPUT;
+            goto done;
+        }
+        if (cf->per_request && cf->fmt == COALSIM_TEXT) {
+            fputs("  ", out);
+            coalsim_report_request(out, &cf->arch, &r, &res);
+        } else if (cf->per_request) {
+            coalsim_report_request_json(jreq, &r, &res, nreq == 0);
+        }
+        nreq++;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(rd));
+        status = EXIT_INPUT;
+        goto done;
+    }
+    if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "\n");
+    if (coalsim_report(rep, cf->fmt, name, &cf->arch, st) != 0) {
+        fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
+        status = EXIT_INPUT;
+    }
+    if (jreq) {
+        /* the JSON report ends in "}\n": add the requests before that brace */
+        fclose(jreq);
+        fclose(rep);
+        jreq = rep = NULL;
+        if (rlen >= 2) fwrite(rbuf, 1, rlen - 2, out);
+        fprintf(out, ",\n \"requests\": [%s]}\n", jbuf ? jbuf : "");
+    }
+done:
+    if (jreq) fclose(jreq);
+    if (rep && rep != out) fclose(rep);
+    free(jbuf);
+    free(rbuf);
+    coalsim_stats_free(st);
+    coalsim_reader_free(rd);
+    if (fp != stdin) fclose(fp);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    config cf = {.fmt = COALSIM_TEXT};
+    const char *arch_name = "hopper";
+    long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0, only_files = 0;
+    if (!files) {
+        fprintf(stderr, "coalsim: out of memory\n");
+        return EXIT_INPUT;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            files[nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            help();
+            free(files);
+            return EXIT_OK;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("coalsim %s\n", COALSIM_VERSION);
+            free(files);
+            return EXIT_OK;
+        }
+        /* --name=value or --name value */
+        char name[32];
+        const char *val = NULL, *eq = strchr(a, '=');
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name) nl = sizeof name - 1;
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        const struct option_def *o = NULL;
+        for (size_t k = 0; k < NOPT; k++)
+            if (strcmp(options[k].name, name) == 0) o = &options[k];
+        if (!o) {
+            free(files);
+            return usage_error("unknown option '%s'", a);
+        }
+        if (o->arg) {
+            val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val) {
+                free(files);
+                return usage_error("option %s needs a value", o->name);
+            }
+        } else if (eq) {
+            free(files);
+            return usage_error("option %s takes no value", o->name);
+        }
+        long *dst = NULL;
+        switch (o->id) {
+        case O_ARCH: arch_name = val; break;
+        case O_WARP: dst = &warp; break;
+        case O_SECTOR: dst = &sector; break;
+        case O_LINE: dst = &line; break;
+        case O_BANKS: dst = &banks; break;
+        case O_BWIDTH: dst = &bwidth; break;
+        case O_BMODE: dst = &bmode; break;
+        case O_JSON: cf.fmt = COALSIM_JSON; break;
+        case O_CSV: cf.fmt = COALSIM_CSV; break;
+        case O_PERREQ: cf.per_request = 1; break;
+        default: break;
+        }
+        if (dst && (*dst = number(val)) < 0) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "%s needs a positive number, not '%.40s'", o->name, val);
+            free(files);
+            return usage_error("%s", msg);
+        }
+    }
+    if (coalsim_arch_preset(arch_name, &cf.arch) != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "unknown architecture '%.40s' (try: fermi kepler kepler32 maxwell pascal volta "
+                                  "turing ampere ada hopper)", arch_name);
+        free(files);
+        return usage_error("%s", msg);
+    }
+    if (warp) cf.arch.warp_size = (unsigned)warp;
+    if (sector) cf.arch.sector_bytes = (unsigned)sector;
+    if (line) cf.arch.line_bytes = (unsigned)line;
+    else if (cf.arch.line_bytes < cf.arch.sector_bytes) cf.arch.line_bytes = cf.arch.sector_bytes;
+    if (banks) cf.arch.banks = (unsigned)banks;
+    if (bwidth) {
+        cf.arch.bank_width = (unsigned)bwidth;
+        if (!bmode && bwidth == 4) cf.arch.bank_mode = 32;
+    }
+    if (bmode) cf.arch.bank_mode = (unsigned)bmode;
+    const char *bad = coalsim_arch_check(&cf.arch);
+    if (bad) {
+        free(files);
+        return usage_error("%s", bad);
+    }
+    if (cf.per_request && cf.fmt == COALSIM_CSV) {
+        free(files);
+        return usage_error("%s", "--per-request works with text and --json output, not --csv");
+    }
+    if (nfiles == 0) {
+        free(files);
+        return usage_error("%s", "no trace given");
+    }
+
+    /* Reports are built in memory and printed only if every trace was read
+     * without error: bad input never leaves a partial report on stdout. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out) {
+        fprintf(stderr, "coalsim: out of memory\n");
+        free(files);
+        return EXIT_INPUT;
+    }
+    int status = EXIT_OK;
+    if (cf.fmt == COALSIM_CSV) coalsim_report_csv_header(out);
+    for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
+        if (i && cf.fmt == COALSIM_TEXT) fputc('\n', out);
+        status = run(&cf, files[i], out);
+    }
+    fclose(out);
+    if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) {
+        fprintf(stderr, "coalsim: cannot write to stdout\n");
+        status = EXIT_INPUT;
+    }
+    free(buf);
+    free(files);
+    return status;
+}

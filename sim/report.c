@@ -1,0 +1,271 @@
+/* Report writers: text (for people), JSON and CSV (for scripts).  They write
+ * only to the stream the caller passes. */
+#include <string.h>
+
+#include "coalsim.h"
+
+static const char *const metric_units[2] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
+};
+static const char *const metric_reqs[2] = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum",
+    "smsp__inst_executed_op_shared_%s.sum",
+};
+
+typedef struct {
+    uint64_t requests, threads, bytes, units, ideal, lines;
+    unsigned max_ways, worst_bank;
+} total;
+
+/* Totals per [space][op]. */
+static void sum(const coalsim_stats *st, total t[2][2])
+{
+    memset(t, 0, sizeof(total) * 4);
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *a = coalsim_stats_get(st, i);
+        total *x = &t[a->space][a->op];
+        x->requests += a->requests;
+        x->threads += a->active_threads;
+        x->bytes += a->requested_bytes;
+        x->units += a->space == COALSIM_GLOBAL ? a->sectors : a->wavefronts;
+        x->ideal += a->space == COALSIM_GLOBAL ? a->ideal_sectors : a->ideal_wavefronts;
+        x->lines += a->lines;
+        if (a->max_ways > x->max_ways) x->max_ways = a->max_ways, x->worst_bank = a->worst_bank;
+    }
+}
+
+static double per(uint64_t x, uint64_t n) { return n ? (double)x / (double)n : 0.0; }
+
+static void arch_line(FILE *out, const coalsim_arch *a)
+{
+    fprintf(out, "arch %s: warp %u, %u-byte sectors, %u-byte lines, %u banks x %u bytes", a->name, a->warp_size,
+            a->sector_bytes, a->line_bytes, a->banks, a->bank_width);
+    if (a->bank_width == 8) fprintf(out, " (%u-bit mode)", a->bank_mode);
+}
+
+static int text(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st)
+{
+    size_t n = coalsim_stats_count(st);
+    int w = 6;
+    int has[2] = {0, 0};
+    total t[2][2];
+    for (size_t i = 0; i < n; i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        int l = (int)strlen(ac->label);
+        if (l > w) w = l;
+        has[ac->space] = 1;
+    }
+    fprintf(out, "coalsim %s: %s\n", COALSIM_VERSION, name);
+    arch_line(out, a);
+    fprintf(out, "\n");
+    if (n == 0) fprintf(out, "\nno memory accesses in this trace\n");
+    if (has[COALSIM_GLOBAL]) {
+        fprintf(out, "\nGlobal memory (sectors: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum)\n");
+        fprintf(out, "  %-*s  op  size  requests   threads  sectors/req  ideal/req  efficiency  lines/req\n", w,
+                "access");
+        for (size_t i = 0; i < n; i++) {
+            const coalsim_access *ac = coalsim_stats_get(st, i);
+            if (ac->space != COALSIM_GLOBAL) continue;
+            fprintf(out, "  %-*s  %s  %4u  %8llu  %8llu  %11.2f  %9.2f  %9.1f%%  %9.2f\n", w, ac->label,
+                    coalsim_op_name(ac->op), ac->size, (unsigned long long)ac->requests,
+                    (unsigned long long)ac->active_threads, per(ac->sectors, ac->requests),
+                    per(ac->ideal_sectors, ac->requests), 100.0 * coalsim_access_gmem_efficiency(ac, a),
+                    per(ac->lines, ac->requests));
+        }
+    }
+    if (has[COALSIM_SHARED]) {
+        fprintf(out, "\nShared memory (wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum)\n");
+        fprintf(out, "  %-*s  op  size  requests   threads  wavefronts/req  ideal/req  efficiency  worst conflict\n",
+                w, "access");
+        for (size_t i = 0; i < n; i++) {
+            const coalsim_access *ac = coalsim_stats_get(st, i);
+            if (ac->space != COALSIM_SHARED) continue;
+            char worst[48];
+            if (ac->max_ways > 1)
+                snprintf(worst, sizeof worst, "%u-way (bank %u)", ac->max_ways, ac->worst_bank);
+            else
+                snprintf(worst, sizeof worst, "none");
+            fprintf(out, "  %-*s  %s  %4u  %8llu  %8llu  %14.2f  %9.2f  %9.1f%%  %s\n", w, ac->label,
+                    coalsim_op_name(ac->op), ac->size, (unsigned long long)ac->requests,
+                    (unsigned long long)ac->active_threads, per(ac->wavefronts, ac->requests),
+                    per(ac->ideal_wavefronts, ac->requests), 100.0 * coalsim_access_smem_efficiency(ac), worst);
+        }
+    }
+    sum(st, t);
+    if (n) fprintf(out, "\nTotals\n");
+    for (int sp = 0; sp < 2; sp++)
+        for (int op = 0; op < 2; op++) {
+            const total *x = &t[sp][op];
+            const char *o = coalsim_op_name((coalsim_op)op);
+            if (!x->requests) continue;
+            fprintf(out, "  %s %s: %llu requests, ", coalsim_space_name((coalsim_space)sp), o,
+                    (unsigned long long)x->requests);
+            if (sp == COALSIM_GLOBAL)
+                fprintf(out, "%llu sectors (ideal %llu), efficiency %.1f%%\n", (unsigned long long)x->units,
+                        (unsigned long long)x->ideal,
+                        x->units ? 100.0 * (double)x->bytes / ((double)x->units * a->sector_bytes) : 0.0);
+            else
+                fprintf(out, "%llu wavefronts (ideal %llu), %llu from bank conflicts\n", (unsigned long long)x->units,
+                        (unsigned long long)x->ideal, (unsigned long long)(x->units - x->ideal));
+            fprintf(out, "    ncu: ");
+            fprintf(out, metric_reqs[sp], o);
+            fprintf(out, ", ");
+            fprintf(out, metric_units[sp], o);
+            fprintf(out, "\n");
+        }
+    return 0;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st)
+{
+    total t[2][2];
+    fprintf(out, "{\"coalsim\": \"%s\", \"trace\": ", COALSIM_VERSION);
+    json_str(out, name);
+    fprintf(out, ",\n \"arch\": {\"name\": \"%s\", \"warp_size\": %u, \"sector_bytes\": %u, \"line_bytes\": %u, "
+                 "\"banks\": %u, \"bank_width\": %u, \"bank_mode\": %u},\n \"accesses\": [",
+            a->name, a->warp_size, a->sector_bytes, a->line_bytes, a->banks, a->bank_width, a->bank_mode);
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        fprintf(out, "%s\n  {\"label\": ", i ? "," : "");
+        json_str(out, ac->label);
+        fprintf(out, ", \"op\": \"%s\", \"space\": \"%s\", \"size\": %u, \"first_line\": %lu, \"requests\": %llu, "
+                     "\"active_threads\": %llu, \"requested_bytes\": %llu, ",
+                coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size, ac->first_line,
+                (unsigned long long)ac->requests, (unsigned long long)ac->active_threads,
+                (unsigned long long)ac->requested_bytes);
+        if (ac->space == COALSIM_GLOBAL)
+            fprintf(out, "\"sectors\": %llu, \"ideal_sectors\": %llu, \"lines\": %llu, \"sectors_per_request\": %.6g, "
+                         "\"efficiency\": %.6g}",
+                    (unsigned long long)ac->sectors, (unsigned long long)ac->ideal_sectors,
+                    (unsigned long long)ac->lines, per(ac->sectors, ac->requests),
+                    coalsim_access_gmem_efficiency(ac, a));
+        else
+            fprintf(out, "\"wavefronts\": %llu, \"ideal_wavefronts\": %llu, \"bank_conflicts\": %llu, "
+                         "\"wavefronts_per_request\": %.6g, \"max_ways\": %u, \"worst_bank\": %u, \"efficiency\": %.6g}",
+                    (unsigned long long)ac->wavefronts, (unsigned long long)ac->ideal_wavefronts,
+                    (unsigned long long)(ac->wavefronts - ac->ideal_wavefronts), per(ac->wavefronts, ac->requests),
+                    ac->max_ways, ac->worst_bank, coalsim_access_smem_efficiency(ac));
+    }
+    sum(st, t);
+    fprintf(out, "],\n \"totals\": {");
+    int first = 1;
+    for (int sp = 0; sp < 2; sp++)
+        for (int op = 0; op < 2; op++) {
+            const total *x = &t[sp][op];
+            fprintf(out, "%s\"%s_%s\": {\"requests\": %llu, \"active_threads\": %llu, \"requested_bytes\": %llu, ",
+                    first ? "" : ", ", coalsim_space_name((coalsim_space)sp), coalsim_op_name((coalsim_op)op),
+                    (unsigned long long)x->requests, (unsigned long long)x->threads, (unsigned long long)x->bytes);
+            first = 0;
+            if (sp == COALSIM_GLOBAL)
+                fprintf(out, "\"sectors\": %llu, \"ideal_sectors\": %llu, \"efficiency\": %.6g}",
+                        (unsigned long long)x->units, (unsigned long long)x->ideal,
+                        x->units ? (double)x->bytes / ((double)x->units * a->sector_bytes) : 0.0);
+            else
+                fprintf(out, "\"wavefronts\": %llu, \"ideal_wavefronts\": %llu, \"bank_conflicts\": %llu}",
+                        (unsigned long long)x->units, (unsigned long long)x->ideal,
+                        (unsigned long long)(x->units - x->ideal));
+        }
+    fprintf(out, "}}\n");
+    return 0;
+}
+
+static void csv_str(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int coalsim_report_csv_header(FILE *out)
+{
+    fprintf(out, "trace,label,op,space,size,requests,active_threads,requested_bytes,sectors,ideal_sectors,lines,"
+                 "wavefronts,ideal_wavefronts,bank_conflicts,max_ways,worst_bank,efficiency\n");
+    return ferror(out) ? -1 : 0;
+}
+
+static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st)
+{
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        csv_str(out, name);
+        fputc(',', out);
+        csv_str(out, ac->label);
+        fprintf(out, ",%s,%s,%u,%llu,%llu,%llu,", coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size,
+                (unsigned long long)ac->requests, (unsigned long long)ac->active_threads,
+                (unsigned long long)ac->requested_bytes);
+        if (ac->space == COALSIM_GLOBAL)
+            fprintf(out, "%llu,%llu,%llu,,,,,,%.6g\n", (unsigned long long)ac->sectors,
+                    (unsigned long long)ac->ideal_sectors, (unsigned long long)ac->lines,
+                    coalsim_access_gmem_efficiency(ac, a));
+        else
+            fprintf(out, ",,,%llu,%llu,%llu,%u,%u,%.6g\n", (unsigned long long)ac->wavefronts,
+                    (unsigned long long)ac->ideal_wavefronts,
+                    (unsigned long long)(ac->wavefronts - ac->ideal_wavefronts), ac->max_ways, ac->worst_bank,
+                    coalsim_access_smem_efficiency(ac));
+    }
+    return 0;
+}
+
+int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
+                   const coalsim_stats *st)
+{
+    if (fmt == COALSIM_JSON) json(out, trace_name, a, st);
+    else if (fmt == COALSIM_CSV) csv(out, trace_name, a, st);
+    else text(out, trace_name, a, st);
+    return ferror(out) ? -1 : 0;
+}
+
+int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res)
+{
+    fprintf(out, "line %lu: block %llu warp %llu  %s %s %s %uB  %u lane%s, %u bytes: ", r->line,
+            (unsigned long long)r->block, (unsigned long long)r->warp, r->label, coalsim_op_name(r->op),
+            coalsim_space_name(r->space), r->size, res->active_threads, res->active_threads == 1 ? "" : "s",
+            res->requested_bytes);
+    if (r->space == COALSIM_GLOBAL)
+        fprintf(out, "%u sector%s (ideal %u), %u line%s, efficiency %.1f%%\n", res->sectors,
+                res->sectors == 1 ? "" : "s", res->ideal_sectors, res->lines, res->lines == 1 ? "" : "s",
+                res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * a->sector_bytes) : 0.0);
+    else if (res->max_ways > 1)
+        fprintf(out, "%u wavefront%s (ideal %u), %u-way conflict on bank %u\n", res->wavefronts,
+                res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts, res->max_ways, res->worst_bank);
+    else
+        fprintf(out, "%u wavefront%s (ideal %u), no conflict\n", res->wavefronts, res->wavefronts == 1 ? "" : "s",
+                res->ideal_wavefronts);
+    return ferror(out) ? -1 : 0;
+}
+
+int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first)
+{
+    fprintf(out, "%s\n  {\"line\": %lu, \"label\": ", first ? "" : ",", r->line);
+    json_str(out, r->label);
+    fprintf(out, ", \"op\": \"%s\", \"space\": \"%s\", \"size\": %u, \"block\": %llu, \"warp\": %llu, "
+                 "\"active_threads\": %u, \"requested_bytes\": %u, ",
+            coalsim_op_name(r->op), coalsim_space_name(r->space), r->size, (unsigned long long)r->block,
+            (unsigned long long)r->warp, res->active_threads, res->requested_bytes);
+    if (r->space == COALSIM_GLOBAL)
+        fprintf(out, "\"sectors\": %u, \"ideal_sectors\": %u, \"lines\": %u}", res->sectors, res->ideal_sectors,
+                res->lines);
+    else
+        fprintf(out, "\"wavefronts\": %u, \"ideal_wavefronts\": %u, \"max_ways\": %u, \"worst_bank\": %u}",
+                res->wavefronts, res->ideal_wavefronts, res->max_ways, res->worst_bank);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,142 @@
+/* Per-access totals: requests grouped by (label, op, space, size), kept in
+ * order of first appearance, found through an open-addressing hash table. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalsim.h"
+
+struct coalsim_stats {
+    coalsim_access *acc;   /* in order of first appearance */
+    size_t n, cap;
+    size_t *slot;          /* hash slots: index + 1, 0 = empty */
+    size_t nslot;          /* power of two */
+    size_t last;           /* index of the access hit last (+1), a fast path */
+};
+
+static uint64_t hash(const char *label, coalsim_op op, coalsim_space sp, unsigned size)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    h = (h ^ (uint64_t)(op * 4 + sp)) * 1099511628211ull;
+    return (h ^ size) * 1099511628211ull;
+}
+
+static int same(const coalsim_access *a, const coalsim_request *r)
+{
+    return a->op == r->op && a->space == r->space && a->size == r->size &&
+           strcmp(a->label, r->label) == 0;
+}
+
+coalsim_stats *coalsim_stats_new(void)
+{
+    coalsim_stats *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->nslot = 64;
+    st->slot = calloc(st->nslot, sizeof *st->slot);
+    if (!st->slot) {
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+void coalsim_stats_free(coalsim_stats *st)
+{
+    if (!st) return;
+    for (size_t i = 0; i < st->n; i++) free(st->acc[i].label);
+    free(st->acc);
+    free(st->slot);
+    free(st);
+}
+
+static int rehash(coalsim_stats *st)
+{
+    size_t nslot = st->nslot * 2;
+    size_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot) return -1;
+    for (size_t i = 0; i < st->n; i++) {
+        const coalsim_access *a = &st->acc[i];
+        size_t h = (size_t)hash(a->label, a->op, a->space, a->size) & (nslot - 1);
+        while (slot[h]) h = (h + 1) & (nslot - 1);
+        slot[h] = i + 1;
+    }
+    free(st->slot);
+    st->slot = slot;
+    st->nslot = nslot;
+    return 0;
+}
+
+/* The access for r, created if new.  NULL if memory runs out. */
+static coalsim_access *find(coalsim_stats *st, const coalsim_request *r)
+{
+    if (st->last && same(&st->acc[st->last - 1], r)) return &st->acc[st->last - 1];
+    size_t h = (size_t)hash(r->label, r->op, r->space, r->size) & (st->nslot - 1);
+    while (st->slot[h]) {
+        if (same(&st->acc[st->slot[h] - 1], r)) {
+            st->last = st->slot[h];
+            return &st->acc[st->last - 1];
+        }
+        h = (h + 1) & (st->nslot - 1);
+    }
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 16;
+        coalsim_access *acc = realloc(st->acc, cap * sizeof *acc);
+        if (!acc) return NULL;
+        st->acc = acc;
+        st->cap = cap;
+    }
+    coalsim_access *a = &st->acc[st->n];
+    memset(a, 0, sizeof *a);
+    a->label = strdup(r->label);
+    if (!a->label) return NULL;
+    a->op = r->op;
+    a->space = r->space;
+    a->size = r->size;
+    a->first_line = r->line;
+    st->slot[h] = ++st->n;
+    st->last = st->n;
+    if (st->n * 2 > st->nslot && rehash(st) != 0) {
+        /* the table still works at this load, so only report the failure */
+        return NULL;
+    }
+    return &st->acc[st->n - 1];
+}
+
+int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim_result *res)
+{
+    coalsim_access *a = find(st, r);
+    if (!a) return -1;
+    a->requests++;
+    a->active_threads += res->active_threads;
+    a->requested_bytes += res->requested_bytes;
+    a->sectors += res->sectors;
+    a->ideal_sectors += res->ideal_sectors;
+    a->lines += res->lines;
+    a->wavefronts += res->wavefronts;
+    a->ideal_wavefronts += res->ideal_wavefronts;
+    if (res->max_ways > a->max_ways) a->max_ways = res->max_ways, a->worst_bank = res->worst_bank;
+    return 0;
+}
+
+size_t coalsim_stats_count(const coalsim_stats *st) { return st->n; }
+
+const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i)
+{
+    return i < st->n ? &st->acc[i] : NULL;
+}
+
+double coalsim_access_gmem_efficiency(const coalsim_access *ac, const coalsim_arch *a)
+{
+    if (!ac->sectors) return 0.0;
+    return (double)ac->requested_bytes / ((double)ac->sectors * a->sector_bytes);
+}
+
+double coalsim_access_smem_efficiency(const coalsim_access *ac)
+{
+    if (!ac->wavefronts) return 0.0;
+    return (double)ac->ideal_wavefronts / (double)ac->wavefronts;
+}
+
+const char *coalsim_op_name(coalsim_op op) { return op == COALSIM_LD ? "ld" : "st"; }
+const char *coalsim_space_name(coalsim_space sp) { return sp == COALSIM_GLOBAL ? "global" : "shared"; }

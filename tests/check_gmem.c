@@ -1,0 +1,155 @@
+/* Global-memory model: the seeds' degree-of-coalescing numbers and the edges. */
+#include "helpers.h"
+
+#define BASE 0x7f0000000000ull
+
+START_TEST(test_gmem_unit_stride_float_is_four_sectors_full_efficiency)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 4);
+    ck_assert_uint_eq(res.ideal_sectors, 4);
+    ck_assert_uint_eq(res.requested_bytes, 128);
+    ck_assert_uint_eq(res.lines, 1);
+}
+END_TEST
+
+START_TEST(test_gmem_offset_by_one_is_five_sectors)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * (lane + 1));
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 5);
+    ck_assert_uint_eq(res.lines, 2);
+    ck_assert_uint_eq(res.requested_bytes * 100 / (res.sectors * 32), 80);
+}
+END_TEST
+
+START_TEST(test_gmem_permutation_within_the_warp_stays_coalesced)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * (lane ^ 1));
+    ck_assert_uint_eq(model("hopper", &r).sectors, 4);
+    REQ_FOR(r, COALSIM_ST, COALSIM_GLOBAL, 4, BASE + 4 * (31 - lane));
+    ck_assert_uint_eq(model("hopper", &r).sectors, 4);
+}
+END_TEST
+
+START_TEST(test_gmem_stride_of_128_floats_is_one_sector_per_lane)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * 128 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 32);
+    ck_assert_uint_eq(res.requested_bytes * 1000 / (res.sectors * 32), 125);
+}
+END_TEST
+
+START_TEST(test_gmem_broadcast_is_one_sector_at_12_5_percent)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 1);
+    ck_assert_uint_eq(res.requested_bytes, 4);
+    ck_assert_uint_eq(res.ideal_sectors, 1);
+}
+END_TEST
+
+START_TEST(test_gmem_strided_read_sectors_double_with_stride_until_eight)
+{
+    const unsigned want[] = {4, 8, 16, 32, 32, 32};
+    const unsigned strides[] = {1, 2, 4, 8, 16, 128};
+    for (int i = 0; i < 6; i++) {
+        coalsim_request r;
+        REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4ull * strides[i] * lane);
+        ck_assert_uint_eq(model("hopper", &r).sectors, want[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_gmem_16_byte_lanes_fill_sixteen_sectors)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 16, BASE + 16 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 16);
+    ck_assert_uint_eq(res.lines, 4);
+}
+END_TEST
+
+START_TEST(test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses)
+{
+    coalsim_arch a = arch_of("hopper");
+    a.sector_bytes = 8;
+    a.line_bytes = 8;
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 16, BASE);
+    r.active = 1;
+    coalsim_result res;
+    coalsim_model(&a, &r, &res);
+    ck_assert_uint_eq(res.sectors, 2);
+}
+END_TEST
+
+START_TEST(test_gmem_inactive_lanes_move_nothing)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * 32 * lane);
+    r.active = 0x00000003;   /* lanes 0 and 1 only */
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 2);
+    ck_assert_uint_eq(res.active_threads, 2);
+    ck_assert_uint_eq(res.requested_bytes, 8);
+}
+END_TEST
+
+START_TEST(test_gmem_four_thread_warp_with_16_byte_rows_moves_four_rows_per_row_sum_step)
+{
+    /* seed 003: lane t reads a[t*4 + i] of a 4x4 float matrix */
+    coalsim_arch a = arch_of("hopper");
+    a.warp_size = 4;
+    a.sector_bytes = 16;
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 0x1000 + 4 * (lane * 4));
+    r.active = 0xf;
+    coalsim_result res;
+    coalsim_model(&a, &r, &res);
+    ck_assert_uint_eq(res.sectors, 4);
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 0x1000 + 4 * lane);
+    r.active = 0xf;
+    coalsim_model(&a, &r, &res);
+    ck_assert_uint_eq(res.sectors, 1);
+}
+END_TEST
+
+START_TEST(test_gmem_top_of_address_space_does_not_wrap)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 16, UINT64_MAX - 15 - 16 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.sectors, 16);
+}
+END_TEST
+
+Suite *make_gmem_suite(void)
+{
+    Suite *s = suite_create("gmem");
+    TCase *c = tcase_create("Core");
+    tcase_add_test(c, test_gmem_unit_stride_float_is_four_sectors_full_efficiency);
+    tcase_add_test(c, test_gmem_offset_by_one_is_five_sectors);
+    tcase_add_test(c, test_gmem_permutation_within_the_warp_stays_coalesced);
+    tcase_add_test(c, test_gmem_stride_of_128_floats_is_one_sector_per_lane);
+    tcase_add_test(c, test_gmem_broadcast_is_one_sector_at_12_5_percent);
+    tcase_add_test(c, test_gmem_strided_read_sectors_double_with_stride_until_eight);
+    tcase_add_test(c, test_gmem_16_byte_lanes_fill_sixteen_sectors);
+    tcase_add_test(c, test_gmem_four_thread_warp_with_16_byte_rows_moves_four_rows_per_row_sum_step);
+    suite_add_tcase(s, c);
+    TCase *l = tcase_create("Limits");
+    tcase_add_test(l, test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses);
+    tcase_add_test(l, test_gmem_inactive_lanes_move_nothing);
+    tcase_add_test(l, test_gmem_top_of_address_space_does_not_wrap);
+    suite_add_tcase(s, l);
+    return s;
+}

@@ -1,0 +1,19 @@
+/* Runs every Check suite of coalsim. */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(make_arch_suite());
+    srunner_add_suite(sr, make_gmem_suite());
+    srunner_add_suite(sr, make_smem_suite());
+    srunner_add_suite(sr, make_trace_suite());
+    srunner_add_suite(sr, make_stats_suite());
+    srunner_add_suite(sr, make_probes_suite());
+    srunner_add_suite(sr, make_seeds_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

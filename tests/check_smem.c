@@ -1,0 +1,263 @@
+/* Shared-memory model: bank conflicts and wavefronts on 4- and 8-byte banks,
+ * and the 8/16-byte rules measured on the H100. */
+#include "helpers.h"
+
+static coalsim_result sm(const char *arch, coalsim_op op, unsigned size, const uint64_t *addr, uint32_t active)
+{
+    coalsim_request r = {.op = op, .space = COALSIM_SHARED, .size = size, .label = "t", .active = active};
+    memcpy(r.addr, addr, sizeof r.addr);
+    return model(arch, &r);
+}
+
+START_TEST(test_smem_row_access_of_a_32x32_int_tile_is_one_wavefront)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 1);
+    ck_assert_uint_eq(res.max_ways, 1);
+}
+END_TEST
+
+START_TEST(test_smem_column_of_a_32x32_int_tile_is_a_32_way_conflict_on_bank_0)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * 32 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 32);
+    ck_assert_uint_eq(res.ideal_wavefronts, 1);
+    ck_assert_uint_eq(res.max_ways, 32);
+    ck_assert_uint_eq(res.worst_bank, 0);
+}
+END_TEST
+
+START_TEST(test_smem_padding_the_row_by_one_int_removes_the_column_conflict)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * 33 * lane);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_smem_xor_swizzle_removes_the_column_conflict)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * (32 * lane + (3 ^ lane)));
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_smem_broadcast_of_one_word_is_one_wavefront)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 64);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+    REQ_FOR(r, COALSIM_ST, COALSIM_SHARED, 4, 64);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_smem_bytes_of_one_word_share_the_bank)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 1, lane);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 2, 2 * 64 * lane);   /* 64 half-words apart: bank 0 */
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 32);
+}
+END_TEST
+
+/* seed 004, 32x16 rectangle read by column: row_idx = lane%16, col_idx = lane/16 */
+START_TEST(test_smem_rect_column_read_is_16_way_on_fermi_8_way_on_kepler)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 32 + lane / 16));
+    ck_assert_uint_eq(model("fermi", &r).max_ways, 16);
+    ck_assert_uint_eq(model("kepler", &r).max_ways, 8);
+    ck_assert_uint_eq(model("hopper", &r).max_ways, 16);
+}
+END_TEST
+
+START_TEST(test_smem_kepler_rect_needs_pad_2_to_be_conflict_free)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 33 + lane / 16));
+    ck_assert_uint_eq(model("kepler", &r).max_ways, 2);
+    ck_assert_uint_eq(model("fermi", &r).max_ways, 2);   /* lanes 1 and 16 both on bank 1 */
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 34 + lane / 16));
+    ck_assert_uint_eq(model("kepler", &r).max_ways, 1);
+    ck_assert_uint_eq(model("fermi", &r).max_ways, 1);
+}
+END_TEST
+
+START_TEST(test_smem_kepler32_words_i_and_i_plus_32_share_a_64_bit_row)
+{
+    uint64_t a[32] = {0};
+    a[0] = 0;
+    a[1] = 128;    /* word 32: bank 0, same 64-word segment as word 0 */
+    a[2] = 256;    /* word 64: bank 0, next segment */
+    ck_assert_uint_eq(sm("kepler32", COALSIM_LD, 4, a, 0x3).wavefronts, 1);
+    ck_assert_uint_eq(sm("kepler32", COALSIM_LD, 4, a, 0x5).wavefronts, 2);
+    ck_assert_uint_eq(sm("fermi", COALSIM_LD, 4, a, 0x3).wavefronts, 2);
+}
+END_TEST
+
+START_TEST(test_smem_kepler_64_bit_mode_sub_words_of_one_64_bit_word_do_not_conflict)
+{
+    uint64_t a[32] = {0, 4};
+    ck_assert_uint_eq(sm("kepler", COALSIM_LD, 4, a, 0x3).wavefronts, 1);
+    uint64_t b[32] = {0, 256};
+    ck_assert_uint_eq(sm("kepler", COALSIM_LD, 4, b, 0x3).wavefronts, 2);
+}
+END_TEST
+
+START_TEST(test_smem_8_byte_unit_stride_takes_two_half_warp_wavefronts)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * lane);
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 2);
+    ck_assert_uint_eq(res.ideal_wavefronts, 2);
+    ck_assert_uint_eq(res.phases, 2);
+    /* one 256-byte pass on 8-byte banks */
+    ck_assert_uint_eq(model("kepler", &r).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_smem_8_byte_load_with_equal_lane_pairs_takes_one_wavefront)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * (lane / 2));        /* lane n == lane n^1 */
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * (lane % 2));        /* lane n == lane n^2 */
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * (lane % 4));        /* no pairing: halves */
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 2);
+    /* pascal was not measured: plain half warps */
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * (lane / 2));
+    ck_assert_uint_eq(model("pascal", &r).wavefronts, 2);
+}
+END_TEST
+
+START_TEST(test_smem_8_byte_store_never_pairs_lanes)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_ST, COALSIM_SHARED, 8, 0);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 2);
+    REQ_FOR(r, COALSIM_ST, COALSIM_SHARED, 8, 8 * (lane / 2));
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 2);
+}
+END_TEST
+
+START_TEST(test_smem_an_inactive_partner_does_not_break_pairing)
+{
+    /* measured: sld8_pq_even_packed, one wavefront */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * (lane / 2));
+    r.active = 0x55555555;
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(test_smem_16_byte_load_takes_four_quarter_warps_or_two_when_paired)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 16, 16 * lane);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 4);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 16, 0);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 2);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 16, 16 * (lane % 4));   /* the forum's case */
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 4);
+    REQ_FOR(r, COALSIM_ST, COALSIM_SHARED, 16, 0);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 4);
+}
+END_TEST
+
+START_TEST(test_smem_paired_load_counts_conflicts_across_the_whole_warp)
+{
+    /* measured: sld8_two_addrs_samebank, 2 wavefronts (halves would give 4) */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 128 * (lane % 2));
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 2);
+    ck_assert_uint_eq(res.max_ways, 2);
+}
+END_TEST
+
+START_TEST(test_smem_fermi_16_byte_access_pays_one_extra_way)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 16, 16 * lane);
+    coalsim_result res = model("fermi", &r);
+    ck_assert_uint_eq(res.max_ways, 2);
+    ck_assert_uint_eq(res.wavefronts, 4);
+    ck_assert_uint_eq(res.ideal_wavefronts, 2);
+}
+END_TEST
+
+START_TEST(test_smem_inactive_phases_cost_nothing)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 16, 16 * lane);
+    r.active = 0x000000ff;
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 1);
+    ck_assert_uint_eq(res.phases, 1);
+    r.active = 0;
+    res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 0);
+}
+END_TEST
+
+START_TEST(test_smem_16x16_tile_read_two_columns_per_warp_needs_pad_2)
+{
+    /* transposeSmem: lanes read tile[lane % 16][lane / 16] of float tile[16][16 + pad] */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 16 + lane / 16));
+    ck_assert_uint_eq(model("hopper", &r).max_ways, 8);
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 17 + lane / 16));
+    ck_assert_uint_eq(model("hopper", &r).max_ways, 2);   /* (0,0) and (15,1) share bank 0 */
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * ((lane % 16) * 18 + lane / 16));
+    ck_assert_uint_eq(model("hopper", &r).max_ways, 1);
+}
+END_TEST
+
+START_TEST(test_smem_worst_bank_is_the_most_conflicted_one)
+{
+    uint64_t a[32] = {0};
+    for (int l = 0; l < 32; l++) a[l] = l < 3 ? 4 * 5 + 128 * l : 4 * l;   /* 3 rows of bank 5 */
+    coalsim_result res = sm("hopper", COALSIM_LD, 4, a, 0xffffffff);
+    ck_assert_uint_eq(res.max_ways, 3);
+    ck_assert_uint_eq(res.worst_bank, 5);
+}
+END_TEST
+
+Suite *make_smem_suite(void)
+{
+    Suite *s = suite_create("smem");
+    TCase *c = tcase_create("Core");
+    tcase_add_test(c, test_smem_row_access_of_a_32x32_int_tile_is_one_wavefront);
+    tcase_add_test(c, test_smem_column_of_a_32x32_int_tile_is_a_32_way_conflict_on_bank_0);
+    tcase_add_test(c, test_smem_padding_the_row_by_one_int_removes_the_column_conflict);
+    tcase_add_test(c, test_smem_xor_swizzle_removes_the_column_conflict);
+    tcase_add_test(c, test_smem_broadcast_of_one_word_is_one_wavefront);
+    tcase_add_test(c, test_smem_bytes_of_one_word_share_the_bank);
+    tcase_add_test(c, test_smem_rect_column_read_is_16_way_on_fermi_8_way_on_kepler);
+    tcase_add_test(c, test_smem_kepler_rect_needs_pad_2_to_be_conflict_free);
+    tcase_add_test(c, test_smem_kepler32_words_i_and_i_plus_32_share_a_64_bit_row);
+    tcase_add_test(c, test_smem_kepler_64_bit_mode_sub_words_of_one_64_bit_word_do_not_conflict);
+    tcase_add_test(c, test_smem_8_byte_unit_stride_takes_two_half_warp_wavefronts);
+    tcase_add_test(c, test_smem_8_byte_load_with_equal_lane_pairs_takes_one_wavefront);
+    tcase_add_test(c, test_smem_8_byte_store_never_pairs_lanes);
+    tcase_add_test(c, test_smem_16_byte_load_takes_four_quarter_warps_or_two_when_paired);
+    tcase_add_test(c, test_smem_paired_load_counts_conflicts_across_the_whole_warp);
+    tcase_add_test(c, test_smem_fermi_16_byte_access_pays_one_extra_way);
+    tcase_add_test(c, test_smem_worst_bank_is_the_most_conflicted_one);
+    tcase_add_test(c, test_smem_16x16_tile_read_two_columns_per_warp_needs_pad_2);
+    suite_add_tcase(s, c);
+    TCase *l = tcase_create("Limits");
+    tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
+    tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
+    suite_add_tcase(s, l);
+    return s;
+}

@@ -1,0 +1,219 @@
+/* Trace format v1 reader: grouping records into warp requests, and errors. */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+typedef struct {
+    FILE *fp;
+    coalsim_reader *rd;
+} rdr;
+
+static rdr open_str(const char *s, unsigned warp)
+{
+    rdr r;
+    r.fp = str_file(s);
+    r.rd = coalsim_reader_new(r.fp, "t.trace", warp);
+    ck_assert_ptr_nonnull(r.rd);
+    return r;
+}
+
+static void close_rdr(rdr *r)
+{
+    coalsim_reader_free(r->rd);
+    fclose(r->fp);
+}
+
+START_TEST(test_trace_consecutive_lanes_of_one_warp_form_one_request)
+{
+    rdr r = open_str("ld global 4 x 0 0 0x100\nld global 4 x 0 1 0x104\nld global 4 x 0 31 0x17c\n", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.active, 0x80000003u);
+    ck_assert_uint_eq(q.addr[31], 0x17c);
+    ck_assert_str_eq(q.label, "x");
+    ck_assert_uint_eq(q.line, 1);
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 0);
+    ck_assert_uint_eq(coalsim_reader_records(r.rd), 3);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_a_repeated_lane_starts_the_next_request)
+{
+    rdr r = open_str("ld global 4 x 0 0 0\nld global 4 x 0 1 4\nld global 4 x 0 0 8\n", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.active, 0x3);
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.active, 0x1);
+    ck_assert_uint_eq(q.addr[0], 8);
+    ck_assert_uint_eq(q.line, 3);
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 0);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_label_op_space_size_block_or_warp_change_splits_requests)
+{
+    rdr r = open_str("ld global 4 x 0 0 0\n"
+                     "ld global 4 y 0 1 4\n"      /* label */
+                     "st global 4 y 0 2 8\n"      /* op */
+                     "st shared 4 y 0 3 8\n"      /* space */
+                     "st shared 8 y 0 4 8\n"      /* size */
+                     "st shared 8 y 1 5 8\n"      /* block */
+                     "st shared 8 y 1 37 8\n",    /* warp */
+                     32);
+    coalsim_request q;
+    int n = 0;
+    while (coalsim_reader_next(r.rd, &q) == 1) n++;
+    ck_assert_int_eq(n, 7);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_warp_size_groups_threads)
+{
+    rdr r = open_str("ld global 4 row 0 0 0\nld global 4 row 0 1 16\nld global 4 row 0 4 32\n", 4);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.active, 0x3);
+    ck_assert_uint_eq(q.warp, 0);
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.warp, 1);
+    ck_assert_uint_eq(q.active, 0x1);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_accepts_crlf_tabs_comments_blank_lines_and_no_final_newline)
+{
+    rdr r = open_str("# header\r\n\r\n  \t\nld\tglobal\t4\tx\t0\t0\t0x100  # why\r\nld global 4 x 0 1 260", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.active, 0x3);
+    ck_assert_uint_eq(q.addr[1], 260);
+    ck_assert_uint_eq(q.line, 4);
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 0);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_empty_input_has_no_requests)
+{
+    rdr r = open_str("", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 0);
+    close_rdr(&r);
+}
+END_TEST
+
+static void expect_error(const char *text, const char *msg)
+{
+    rdr r = open_str(text, 32);
+    coalsim_request q;
+    int rc;
+    while ((rc = coalsim_reader_next(r.rd, &q)) == 1) {}
+    ck_assert_int_eq(rc, -1);
+    ck_assert_str_eq(coalsim_reader_error(r.rd), msg);
+    /* an error is sticky */
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), -1);
+    close_rdr(&r);
+}
+
+START_TEST(test_trace_errors_name_the_file_and_line)
+{
+    expect_error("ld global 4 x 0 0 0\nld global 4 x 0 1 0x6\n", "t.trace:2: address 0x6 is not aligned to its 4-byte size");
+    expect_error("ld global 5 x 0 0 0\n", "t.trace:1: size '5' is not 1, 2, 4, 8 or 16");
+    expect_error("ld texture 4 x 0 0 0\n", "t.trace:1: unknown space 'texture' (expected global or shared)");
+    expect_error("atom global 4 x 0 0 0\n", "t.trace:1: unknown op 'atom' (expected ld or st)");
+    expect_error("ld global 4 x 0\n", "t.trace:1: expected 7 fields (OP SPACE SIZE LABEL BLOCK THREAD ADDRESS), found 5");
+    expect_error("ld global 4 x 18446744073709551616 0 0\n",
+                 "t.trace:1: block index '18446744073709551616' does not fit in 64 bits");
+    expect_error("ld global 4 x 0 +1 0\n", "t.trace:1: thread index '+1' is not a non-negative decimal number");
+    expect_error("ld global 4 x 0 0 0x\n", "t.trace:1: address '0x' is not a decimal or 0x hex number");
+    expect_error("ld shared 16 x 0 0 0xfffffff0\nld shared 16 x 0 1 0x100000000\n",
+                 "t.trace:2: shared address 0x100000000 is beyond the 4 GiB shared window");
+    expect_error("ld global 4 \x01x 0 0 0\n", "t.trace:1: label is not UTF-8 text (control character or bad byte)");
+    expect_error("ld global 4 \xff 0 0 0\n", "t.trace:1: label is not UTF-8 text (control character or bad byte)");
+}
+END_TEST
+
+START_TEST(test_trace_largest_64_bit_numbers_are_accepted)
+{
+    rdr r = open_str("ld global 1 x 18446744073709551615 4294967295 0xffffffffffffffff\n", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_uint_eq(q.block, UINT64_MAX);
+    ck_assert_uint_eq(q.addr[31], UINT64_MAX);
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_utf8_labels_are_accepted)
+{
+    rdr r = open_str("ld global 4 \xe8\xa1\x8c 0 0 0\n", 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), 1);
+    ck_assert_str_eq(q.label, "\xe8\xa1\x8c");
+    close_rdr(&r);
+}
+END_TEST
+
+START_TEST(test_trace_a_line_longer_than_4096_bytes_is_an_error_not_a_crash)
+{
+    char *s = malloc(10000);
+    ck_assert_ptr_nonnull(s);
+    memset(s, 'a', 9998);
+    s[9998] = '\n';
+    s[9999] = '\0';
+    rdr r = open_str(s, 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), -1);
+    ck_assert_str_eq(coalsim_reader_error(r.rd), "t.trace:1: line longer than 4096 bytes");
+    close_rdr(&r);
+    free(s);
+}
+END_TEST
+
+START_TEST(test_trace_records_spanning_read_buffers_are_joined)
+{
+    /* 100k records cross the reader's 64 KiB buffer many times */
+    size_t cap = 100000 * 40, n = 0;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < 100000; i++)
+        n += (size_t)snprintf(s + n, cap - n, "ld global 4 lbl %d %d 0x%x\n", i / 32, i % 32, 4 * i);
+    rdr r = open_str(s, 32);
+    coalsim_request q;
+    int reqs = 0;
+    while (coalsim_reader_next(r.rd, &q) == 1) {
+        ck_assert_uint_eq(q.addr[0], (uint64_t)reqs * 128);
+        reqs++;
+    }
+    ck_assert_int_eq(reqs, 3125);
+    ck_assert_uint_eq(coalsim_reader_records(r.rd), 100000);
+    close_rdr(&r);
+    free(s);
+}
+END_TEST
+
+Suite *make_trace_suite(void)
+{
+    Suite *s = suite_create("trace");
+    TCase *c = tcase_create("Core");
+    tcase_add_test(c, test_trace_consecutive_lanes_of_one_warp_form_one_request);
+    tcase_add_test(c, test_trace_a_repeated_lane_starts_the_next_request);
+    tcase_add_test(c, test_trace_label_op_space_size_block_or_warp_change_splits_requests);
+    tcase_add_test(c, test_trace_warp_size_groups_threads);
+    tcase_add_test(c, test_trace_accepts_crlf_tabs_comments_blank_lines_and_no_final_newline);
+    tcase_add_test(c, test_trace_utf8_labels_are_accepted);
+    tcase_add_test(c, test_trace_records_spanning_read_buffers_are_joined);
+    suite_add_tcase(s, c);
+    TCase *l = tcase_create("Limits");
+    tcase_add_test(l, test_trace_empty_input_has_no_requests);
+    tcase_add_test(l, test_trace_errors_name_the_file_and_line);
+    tcase_add_test(l, test_trace_largest_64_bit_numbers_are_accepted);
+    tcase_add_test(l, test_trace_a_line_longer_than_4096_bytes_is_an_error_not_a_crash);
+    suite_add_tcase(s, l);
+    return s;
+}
