@@ -19,21 +19,10 @@ static unsigned count_units(const coalsim_request *r, unsigned unit)
     return (unsigned)uniq_sort(k, n);
 }
 
-/* Distinct bytes: lanes' [addr, addr+size) intervals merged.  Addresses are
- * aligned to size, so two intervals either coincide or do not overlap. */
-static unsigned count_bytes(const coalsim_request *r)
-{
-    uint64_t k[COALSIM_MAX_WARP];
-    size_t n = 0;
-    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
-        if (r->active >> l & 1) k[n++] = r->addr[l];
-    return (unsigned)uniq_sort(k, n) * r->size;
-}
-
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
     out->active_threads = (unsigned)__builtin_popcount(r->active);
-    out->requested_bytes = count_bytes(r);
+    out->requested_bytes = uniq_requested_bytes(r);
     out->sectors = count_units(r, a->sector_bytes);
     out->lines = count_units(r, a->line_bytes);
     out->ideal_sectors = (out->requested_bytes + a->sector_bytes - 1) / a->sector_bytes;

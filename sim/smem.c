@@ -81,14 +81,7 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     unsigned group = fermi16 ? 2 * step : step;
 
     out->active_threads = (unsigned)__builtin_popcount(r->active);
-    {
-        /* requested bytes: distinct aligned lane addresses times size */
-        uint64_t k[COALSIM_MAX_WARP];
-        size_t n = 0;
-        for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
-            if (r->active >> l & 1) k[n++] = r->addr[l];
-        out->requested_bytes = (unsigned)uniq_sort(k, n) * r->size;
-    }
+    out->requested_bytes = uniq_requested_bytes(r);
     for (unsigned lo = 0; lo < a->warp_size; lo += group) {
         unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;
         if (!(r->active & lane_mask(lo, hi))) continue;
