@@ -26,7 +26,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden examples deps clean install probes
+.PHONY: all test unit golden hwcheck examples deps clean install probes gpu
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -56,9 +56,14 @@ unit: $(BUILD)/check_coalsim
 golden: $(BUILD)/coalsim
 	sh tests/golden.sh $(BUILD)/coalsim
 
-# Every test: unit suites, golden CLI tests, the same under ASan+UBSan.
+# The model against the H100's counters for the GPU-captured seed kernels.
+hwcheck: $(BUILD)/coalsim
+	python3 gpu/join_counters.py gpu/results/h100 $(BUILD)/coalsim > $(BUILD)/counters.txt
+	@tail -1 $(BUILD)/counters.txt
+
+# Every test: unit suites, golden CLI tests, hardware replay, the same under ASan+UBSan.
 test: deps
-	$(MAKE) unit golden
+	$(MAKE) unit golden hwcheck
 	$(MAKE) SANITIZER=address unit golden
 
 # Run coalsim on every bundled example trace (traces/examples.list).
@@ -73,6 +78,11 @@ probes: $(BUILD)/probe
 $(BUILD)/probe: gpu/probes/probe.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O2 -arch=$(CUDA_ARCH) -std=c++17 -diag-suppress 550 -o $@ $<
+
+# The GPU harness (gpu/): the seed kernels, capture, timing, the model in-process.
+gpu: $(BUILD)/harness
+$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh include/coalsim.h $(BUILD)/libcoalsim.a
+	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -o $@ gpu/harness.cu $(BUILD)/libcoalsim.a
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include

@@ -27,6 +27,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define COALSIM_VERSION "0.1.0"
 #define COALSIM_MAX_WARP 32      /* lanes per warp request, at most */
 #define COALSIM_MAX_LABEL 255    /* bytes in a trace label, at most */
@@ -166,5 +170,9 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 
 const char *coalsim_op_name(coalsim_op op);
 const char *coalsim_space_name(coalsim_space sp);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,358 @@
+// coalsim GPU harness: runs the seed kernels on the GPU, captures their real
+// address traces, times them, and puts the model's prediction beside the
+// measurement.  Modes:
+//   harness capture OUTDIR   small (seed-sized) launches, every block captured,
+//                            one v1 trace per kernel in OUTDIR, model summary
+//   harness counters         the same small launches without capture, once each,
+//                            for ncu to count (gpu/run_validate.sh)
+//   harness time [--json|--csv]
+//                            large launches: median of 25 timed runs, checked
+//                            against a CPU reference, prediction from a block
+//                            sample captured from the same launch
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "coalsim.h"
+#include "kernels.cuh"
+
+#define CK(x)                                                                                  \
+    do {                                                                                       \
+        cudaError_t e_ = (x);                                                                  \
+        if (e_ != cudaSuccess) {                                                               \
+            fprintf(stderr, "harness: %s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+static const unsigned long long CAP_RECORDS = 8ull << 20;
+
+// ---------------------------------------------------------------- buffers
+template <typename T> struct Buf {
+    T *d = nullptr;
+    size_t n = 0;
+    void alloc(size_t count)
+    {
+        n = count;
+        CK(cudaMalloc(&d, n * sizeof(T)));
+    }
+    std::vector<T> get(size_t count) const
+    {
+        std::vector<T> h(count);
+        CK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
+        return h;
+    }
+    void put(const std::vector<T> &h) { CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice)); }
+};
+
+struct Rng {
+    unsigned long long s = 0x9e3779b97f4a7c15ull;
+    unsigned next()
+    {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return (unsigned)(s >> 33);
+    }
+};
+static std::vector<float> rand_floats(Rng &g, size_t n)
+{
+    std::vector<float> v(n);
+    for (auto &x : v) x = (float)(g.next() % 2000) / 1000.0f - 1.0f;   // random, never all zeros
+    return v;
+}
+
+// ---------------------------------------------------------------- cases
+struct Case {
+    std::string name, family;
+    std::vector<std::string> labels;
+    std::string small_desc, big_desc;
+    std::function<void(bool cap)> small;        // seed-sized launch
+    std::function<void(bool cap)> big;          // GPU-filling launch
+    std::function<void()> prepare;              // before each timed run (untimed)
+    std::function<std::string()> check;         // after the big run: "" or what is wrong
+    unsigned big_blocks = 1;                    // blocks in the big launch, for sampling
+    unsigned sample_blocks = 32;                // blocks of it to capture for the prediction
+    bool bandwidth = true;                      // a memory-bound kernel: predict GB/s
+};
+
+struct Dev {
+    int sms;
+    std::string name;
+};
+
+// ---------------------------------------------------------------- capture -> model
+struct Capture {
+    Buf<CapRecord> buf;
+    Buf<unsigned long long> count;
+    void init()
+    {
+        buf.alloc(CAP_RECORDS);
+        count.alloc(1);
+    }
+    std::vector<CapRecord> run(const std::function<void(bool)> &launch, unsigned block_stride)
+    {
+        CK(cudaMemset(count.d, 0, sizeof(unsigned long long)));
+        CapState st = {buf.d, count.d, CAP_RECORDS, block_stride};
+        CK(cudaMemcpyToSymbol(d_cap, &st, sizeof st));
+        launch(true);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        unsigned long long n = count.get(1)[0];
+        if (n > CAP_RECORDS) {
+            fprintf(stderr, "harness: capture overflow (%llu records); sample more sparsely\n", n);
+            exit(1);
+        }
+        return buf.get(n);
+    }
+};
+
+static const char *label_of(const Case &c, unsigned l) { return l < c.labels.size() ? c.labels[l].c_str() : "?"; }
+
+static void write_trace(const Case &c, const std::vector<CapRecord> &r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fprintf(f, "# captured on the GPU by gpu/harness (capture mode): %s, %s\n", c.name.c_str(), c.small_desc.c_str());
+    fprintf(f, "# every block, every active lane, in the order the warps issued the accesses\n");
+    for (const CapRecord &x : r)
+        fprintf(f, "%s %s %u %s %u %u 0x%llx\n", x.op ? "st" : "ld", x.space ? "shared" : "global", x.size,
+                label_of(c, x.label), x.block, x.thread, x.addr);
+    fclose(f);
+}
+
+// Group records into warp requests (as the v1 reader does) and model them.
+static coalsim_stats *model_records(const Case &c, const std::vector<CapRecord> &r, const coalsim_arch &a)
+{
+    coalsim_stats *st = coalsim_stats_new();
+    coalsim_request q;
+    coalsim_result res;
+    bool open = false;
+    auto flush = [&]() {
+        if (!open) return;
+        coalsim_model(&a, &q, &res);
+        if (coalsim_stats_add(st, &q, &res) != 0) exit(1);
+        open = false;
+    };
+    for (const CapRecord &x : r) {
+        unsigned lane = x.thread % 32;
+        uint64_t warp = x.thread / 32;
+        if (open && (q.op != (coalsim_op)x.op || q.space != (coalsim_space)x.space || q.size != x.size ||
+                     q.block != x.block || q.warp != warp || strcmp(q.label, label_of(c, x.label)) != 0 ||
+                     (q.active >> lane & 1)))
+            flush();
+        if (!open) {
+            memset(&q, 0, sizeof q);
+            q.op = (coalsim_op)x.op;
+            q.space = (coalsim_space)x.space;
+            q.size = x.size;
+            q.block = x.block;
+            q.warp = warp;
+            q.label = label_of(c, x.label);
+            open = true;
+        }
+        q.active |= 1u << lane;
+        q.addr[lane] = x.addr;
+    }
+    flush();
+    return st;
+}
+
+struct Totals {
+    double greq = 0, gbytes = 0, gsectors = 0, sreq = 0, swave = 0, sideal = 0;
+};
+static Totals totals(const coalsim_stats *st)
+{
+    Totals t;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *a = coalsim_stats_get(st, i);
+        if (a->space == COALSIM_GLOBAL) {
+            t.greq += a->requests;
+            t.gbytes += a->requested_bytes;
+            t.gsectors += a->sectors;
+        } else {
+            t.sreq += a->requests;
+            t.swave += a->wavefronts;
+            t.sideal += a->ideal_wavefronts;
+        }
+    }
+    return t;
+}
+
+// ---------------------------------------------------------------- timing
+static float median_ms(const std::function<void()> &run, const std::function<void()> &prepare, int reps = 25)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; i++) {
+        if (prepare) prepare();
+        run();
+    }
+    CK(cudaGetLastError());
+    std::vector<float> t;
+    for (int i = 0; i < reps; i++) {
+        if (prepare) prepare();
+        CK(cudaEventRecord(a));
+        run();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    CK(cudaGetLastError());
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+static std::string close_enough(const std::vector<float> &got, const std::vector<float> &want, float rel)
+{
+    for (size_t i = 0; i < want.size(); i++)
+        if (!(std::fabs(got[i] - want[i]) <= rel * (1.0f + std::fabs(want[i])))) {
+            char m[128];
+            snprintf(m, sizeof m, "element %zu: %g, expected %g", i, got[i], want[i]);
+            return m;
+        }
+    return "";
+}
+
+#include "cases.cuh"
+
+// ---------------------------------------------------------------- main
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness time [--json|--csv]\n");
+        return 2;
+    }
+    std::string mode = argv[1];
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    Dev dev = {prop.multiProcessorCount, prop.name};
+    coalsim_arch arch;
+    coalsim_arch_preset("hopper", &arch);
+    std::vector<Case> cases = make_cases(dev);
+    Capture cap;
+    cap.init();
+
+    if (mode == "capture") {
+        if (argc < 3) return 2;
+        printf("%-26s %10s %12s %10s %12s\n", "kernel", "records", "sectors/req", "efficiency", "wavefr/req");
+        for (const Case &c : cases) {
+            std::vector<CapRecord> r = cap.run(c.small, 1);
+            std::string path = std::string(argv[2]) + "/" + c.name + ".trace";
+            write_trace(c, r, path.c_str());
+            coalsim_stats *st = model_records(c, r, arch);
+            Totals t = totals(st);
+            printf("%-26s %10zu %12.2f %9.1f%% %12.2f\n", c.name.c_str(), r.size(), t.greq ? t.gsectors / t.greq : 0,
+                   t.gsectors ? 100 * t.gbytes / (32 * t.gsectors) : 0, t.sreq ? t.swave / t.sreq : 0);
+            coalsim_stats_free(st);
+        }
+        return 0;
+    }
+    if (mode == "counters") {
+        for (const Case &c : cases) {
+            c.small(false);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            printf("LAUNCH %s\n", c.name.c_str());
+        }
+        return 0;
+    }
+    if (mode != "time") return 2;
+    std::string fmt = argc > 2 ? argv[2] : "";
+
+    // the ceilings: cudaMemcpy device to device and the float4 copy, same run
+    size_t nbytes = 1ull << 30;
+    Buf<char> m1, m2;
+    m1.alloc(nbytes);
+    m2.alloc(nbytes);
+    CK(cudaMemset(m1.d, 1, nbytes));
+    float memcpy_ms = median_ms([&] { CK(cudaMemcpyAsync(m2.d, m1.d, nbytes, cudaMemcpyDeviceToDevice)); }, nullptr);
+    double memcpy_gbs = 2.0 * nbytes / (memcpy_ms * 1e6);
+    CK(cudaFree(m1.d));
+    CK(cudaFree(m2.d));
+
+    struct Row {
+        std::string name;
+        double spr, eff, wpr, ms, gbs, pred, ratio;
+        bool bw;
+        std::string check;
+    };
+    std::vector<Row> rows;
+    double peak = 0;
+    for (const Case &c : cases) {
+        unsigned stride = std::max(1u, (c.big_blocks + c.sample_blocks - 1) / c.sample_blocks);
+        if (c.prepare) c.prepare();
+        std::vector<CapRecord> r = cap.run(c.big, stride);
+        coalsim_stats *st = model_records(c, r, arch);
+        Totals t = totals(st);
+        coalsim_stats_free(st);
+        unsigned sampled = (c.big_blocks + stride - 1) / stride;
+        double scale = (double)c.big_blocks / sampled;
+        float ms = median_ms([&] { c.big(false); }, c.prepare);
+        std::string bad = c.check ? c.check() : "";
+        Row row;
+        row.name = c.name;
+        row.spr = t.greq ? t.gsectors / t.greq : 0;
+        row.eff = t.gsectors ? t.gbytes / (32 * t.gsectors) : 0;
+        row.wpr = t.sreq ? t.swave / t.sreq : 0;
+        row.ms = ms;
+        row.gbs = t.gbytes * scale / (ms * 1e6);    // bytes the warps asked for / time
+        row.bw = c.bandwidth;
+        row.check = bad.empty() ? "ok" : bad;
+        if (c.name == "copy_float4") peak = 32 * t.gsectors * scale / (ms * 1e6);
+        rows.push_back(row);
+    }
+    for (Row &row : rows) {
+        row.pred = row.bw ? peak * row.eff : 0;
+        row.ratio = row.bw && row.pred > 0 ? row.gbs / row.pred : 0;
+    }
+    int failures = 0;
+    for (const Row &row : rows) failures += row.check != "ok";
+    if (fmt == "--json") {
+        printf("{\"device\": \"%s\", \"sms\": %d, \"memcpy_d2d_gbs\": %.1f, \"peak_copy_gbs\": %.1f, \"kernels\": [",
+               dev.name.c_str(), dev.sms, memcpy_gbs, peak);
+        for (size_t i = 0; i < rows.size(); i++) {
+            const Row &w = rows[i];
+            printf("%s\n  {\"kernel\": \"%s\", \"sectors_per_request\": %.4g, \"efficiency\": %.4g, "
+                   "\"wavefronts_per_request\": %.4g, \"ms\": %.5g, \"gbs\": %.5g, \"predicted_gbs\": %.5g, "
+                   "\"ratio\": %.4g, \"check\": \"%s\"}",
+                   i ? "," : "", w.name.c_str(), w.spr, w.eff, w.wpr, w.ms, w.gbs, w.pred, w.ratio, w.check.c_str());
+        }
+        printf("]}\n");
+    } else if (fmt == "--csv") {
+        printf("kernel,sectors_per_request,efficiency,wavefronts_per_request,ms,gbs,predicted_gbs,ratio,check\n");
+        for (const Row &w : rows)
+            printf("%s,%.4g,%.4g,%.4g,%.5g,%.5g,%.5g,%.4g,%s\n", w.name.c_str(), w.spr, w.eff, w.wpr, w.ms, w.gbs,
+                   w.pred, w.ratio, w.check.c_str());
+    } else {
+        printf("device: %s, %d SMs\n", dev.name.c_str(), dev.sms);
+        printf("cudaMemcpy D2D: %.1f GB/s (read + write); float4 copy: %.1f GB/s = %.1f%% of it (peak used below)\n\n",
+               memcpy_gbs, peak, 100 * peak / memcpy_gbs);
+        printf("%-24s %11s %10s %10s %10s %9s %9s %6s  %s\n", "kernel", "sectors/req", "efficiency", "wavefr/req",
+               "time ms", "GB/s", "pred GB/s", "ratio", "check");
+        for (const Row &w : rows) {
+            if (w.bw)
+                printf("%-24s %11.2f %9.1f%% %10.2f %10.4f %9.1f %9.1f %6.2f  %s\n", w.name.c_str(), w.spr,
+                       100 * w.eff, w.wpr, w.ms, w.gbs, w.pred, w.ratio, w.check.c_str());
+            else
+                printf("%-24s %11.2f %9.1f%% %10.2f %10.4f %9s %9s %6s  %s\n", w.name.c_str(), w.spr, 100 * w.eff,
+                       w.wpr, w.ms, "-", "-", "-", w.check.c_str());
+        }
+        printf("\nGB/s = bytes the warps requested (model, scaled from a block sample) / median time;\n"
+               "pred GB/s = float4-copy GB/s x degree of coalescing; ratio = measured / predicted.\n");
+    }
+    return failures ? 1 : 0;
+}
