@@ -18,7 +18,8 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/report.c
 CMD_SRC = sim/main.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
-           tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c
+           tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
+           tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -26,7 +27,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck examples deps clean install probes gpu
+.PHONY: all test unit golden hwcheck fuzz examples deps clean install probes gpu
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -43,15 +44,19 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(CHECK_CFLAGS) -Isim -c -o $@ $<
 
+# check_alloc.c makes allocations fail through these wrappers
+WRAP = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup
 $(BUILD)/check_coalsim: $(TEST_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS)
 
 # Install what the tests need (Check, pkg-config) if it is missing.
 deps:
 	@sh tests/install-deps.sh
 
+# Under the sanitizers the suites run in one process, so LeakSanitizer sees
+# every test's allocations at exit.
 unit: $(BUILD)/check_coalsim
-	CK_FORK=yes $(BUILD)/check_coalsim
+	CK_FORK=$(if $(SANITIZER),no,yes) $(BUILD)/check_coalsim
 
 golden: $(BUILD)/coalsim
 	sh tests/golden.sh $(BUILD)/coalsim
@@ -61,10 +66,25 @@ hwcheck: $(BUILD)/coalsim
 	python3 gpu/join_counters.py gpu/results/h100 $(BUILD)/coalsim > $(BUILD)/counters.txt
 	@tail -1 $(BUILD)/counters.txt
 
-# Every test: unit suites, golden CLI tests, hardware replay, the same under ASan+UBSan.
+# libFuzzer on the reader, models and writers (clang; tests/fuzz/).  The seed
+# corpus is copied so a run never edits the committed one; a finding fails.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
+	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC)
+fuzz: build-fuzz/fuzz_trace
+	@rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
+	cd build-fuzz && ./fuzz_trace -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=65536 -print_final_stats=1 corpus >fuzz.log 2>&1; s=$$?; tail -15 fuzz.log; exit $$s
+
+# Every test: unit suites, golden CLI tests, hardware replay, the same under
+# ASan+UBSan, then a bounded fuzzing run.
 test: deps
 	$(MAKE) unit golden hwcheck
 	$(MAKE) SANITIZER=address unit golden
+	$(MAKE) fuzz
 
 # Run coalsim on every bundled example trace (traces/examples.list).
 examples: $(BUILD)/coalsim
@@ -91,6 +111,6 @@ install: all
 	install -m 644 include/coalsim.h $(DESTDIR)$(PREFIX)/include/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

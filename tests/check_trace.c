@@ -175,6 +175,23 @@ START_TEST(test_trace_a_line_longer_than_4096_bytes_is_an_error_not_a_crash)
 }
 END_TEST
 
+START_TEST(test_trace_a_line_of_megabytes_is_an_error_on_its_line)
+{
+    size_t n = 3u << 20;
+    char *s = malloc(n + 64);
+    ck_assert_ptr_nonnull(s);
+    int k = snprintf(s, 64, "ld global 4 x 0 0 0\nld global 4 ");
+    memset(s + k, 'L', n);
+    strcpy(s + k + n, " 0 1 4\n");
+    rdr r = open_str(s, 32);
+    coalsim_request q;
+    ck_assert_int_eq(coalsim_reader_next(r.rd, &q), -1);
+    ck_assert_str_eq(coalsim_reader_error(r.rd), "t.trace:2: line longer than 4096 bytes");
+    close_rdr(&r);
+    free(s);
+}
+END_TEST
+
 START_TEST(test_trace_records_spanning_read_buffers_are_joined)
 {
     /* 100k records cross the reader's 64 KiB buffer many times */
@@ -214,6 +231,7 @@ Suite *make_trace_suite(void)
     tcase_add_test(l, test_trace_errors_name_the_file_and_line);
     tcase_add_test(l, test_trace_largest_64_bit_numbers_are_accepted);
     tcase_add_test(l, test_trace_a_line_longer_than_4096_bytes_is_an_error_not_a_crash);
+    tcase_add_test(l, test_trace_a_line_of_megabytes_is_an_error_on_its_line);
     suite_add_tcase(s, l);
     return s;
 }

@@ -1,11 +1,17 @@
 #!/bin/sh
-# Install what the tests need (Check and pkg-config, from Debian's packages)
-# unless it is already there.  Uses sudo when not root.
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists check; then
-    exit 0
-fi
-echo "installing check and pkg-config (Debian packages)"
+# Install what the tests need, from Debian's packages, unless it is there:
+# Check and pkg-config (unit tests), clang with libFuzzer (make fuzz), python3
+# (make hwcheck).  Uses sudo when not root.
+need=
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists check; then need="$need check pkg-config"; fi
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+tmp=${TMPDIR:-/tmp}/coalsim-deps.$$
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$tmp.c"
+if ! clang -fsanitize=fuzzer,address -o "$tmp" "$tmp.c" >/dev/null 2>&1; then need="$need clang libclang-rt-14-dev"; fi
+rm -f "$tmp" "$tmp.c"
+[ -z "$need" ] && exit 0
+echo "installing:$need (Debian packages)"
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq check pkg-config >/dev/null
+$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 pkg-config --exists check || { echo "install-deps: Check is still missing" >&2; exit 1; }

@@ -1,0 +1,85 @@
+/* Allocation failures: every allocation the library makes is made to fail in
+ * turn (the test binary is linked with -Wl,--wrap for malloc, calloc, realloc
+ * and strdup); each must come back as a NULL or -1 status, with no crash and,
+ * under ASan, no leak. */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+
+static long armed = -1;   /* allocations left before one fails; -1 = never */
+static long seen;
+
+static int fail_now(void)
+{
+    if (armed < 0) return 0;
+    seen++;
+    return armed-- == 0;
+}
+void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t m) { return fail_now() ? NULL : __real_calloc(n, m); }
+void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
+char *__wrap_strdup(const char *s) { return fail_now() ? NULL : __real_strdup(s); }
+
+/* Read a trace with 200 distinct labels (growing the totals several times)
+ * with the K-th allocation failing.  Returns 1 if the run completed. */
+static int run_with_failure_at(long k, const char *text)
+{
+    FILE *fp = str_file(text);
+    coalsim_arch a = arch_of("hopper");
+    seen = 0;
+    armed = k;
+    int complete = 0;
+    coalsim_reader *rd = coalsim_reader_new(fp, "a.trace", 32);
+    coalsim_stats *st = coalsim_stats_new();
+    if (rd && st) {
+        coalsim_request r;
+        coalsim_result res;
+        int rc;
+        complete = 1;
+        while ((rc = coalsim_reader_next(rd, &r)) == 1) {
+            coalsim_model(&a, &r, &res);
+            if (coalsim_stats_add(st, &r, &res) != 0) {
+                complete = 0;
+                break;
+            }
+        }
+        if (rc < 0) complete = 0;
+    }
+    armed = -1;
+    coalsim_stats_free(st);
+    coalsim_reader_free(rd);
+    fclose(fp);
+    return complete;
+}
+
+START_TEST(test_every_allocation_failure_is_a_clean_status)
+{
+    static char text[200 * 40];
+    size_t n = 0;
+    for (int i = 0; i < 200; i++) n += (size_t)snprintf(text + n, sizeof text - n, "ld global 4 L%d 0 0 %d\n", i, 4 * i);
+    long k;
+    for (k = 0; k < 10000; k++)
+        if (run_with_failure_at(k, text)) break;
+    /* the loop ended because an allocation count was reached that no longer
+     * fails: every earlier one was made to fail and handled */
+    ck_assert_int_lt(k, 10000);
+    ck_assert_int_gt(k, 10);   /* reader, totals, labels, growth: many points */
+    /* and the run with no failure gives the right totals */
+    ck_assert_int_eq(run_with_failure_at(-1, text), 1);
+}
+END_TEST
+
+Suite *make_alloc_suite(void)
+{
+    Suite *s = suite_create("alloc");
+    TCase *l = tcase_create("Limits");
+    tcase_set_timeout(l, 60);
+    tcase_add_test(l, test_every_allocation_failure_is_a_clean_status);
+    suite_add_tcase(s, l);
+    return s;
+}
