@@ -19,27 +19,39 @@ typedef struct {
     unsigned bank;
 } phase_cost;
 
-/* Cost of lanes [lo, hi) of r.  Key = bank in the low 8 bits, row above. */
+/* One bank word a lane touches: which bank, and which row of it. */
+typedef struct {
+    unsigned bank;
+    uint64_t row;
+} slot;
+
+/* Cost of lanes [lo, hi) of r: the most distinct rows any one bank is asked
+ * for.  Works for any 64-bit address (the reader already limits shared ones). */
 static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
 {
-    uint64_t k[MAXKEYS];
-    size_t n = 0, i, m;
+    slot k[MAXKEYS];
+    size_t n = 0, i, j;
     unsigned word = a->bank_mode / 8;                  /* bytes per bank step */
-    uint64_t row_bytes = (uint64_t)a->banks * a->bank_width;
+    uint64_t words_per_row = (uint64_t)a->banks * a->bank_width / word;
     phase_cost c = {0, 0};
     for (unsigned l = lo; l < hi; l++) {
         if (!(r->active >> l & 1)) continue;
-        for (uint64_t w = r->addr[l] / word; w <= (r->addr[l] + r->size - 1) / word; w++) {
-            uint64_t bank = w % a->banks, row = w * word / row_bytes;
-            if (n < MAXKEYS) k[n++] = row << 8 | bank;
-        }
+        for (uint64_t w = r->addr[l] / word; w <= (r->addr[l] + r->size - 1) / word && n < MAXKEYS; w++)
+            k[n++] = (slot){(unsigned)(w % a->banks), w / words_per_row};
     }
-    /* distinct (row, bank) pairs, then count rows per bank */
-    m = uniq_sort(k, n);
-    unsigned per_bank[64] = {0};
-    for (i = 0; i < m; i++) per_bank[k[i] & 0xff]++;
-    for (i = 0; i < a->banks; i++)
-        if (per_bank[i] > c.ways) c.ways = per_bank[i], c.bank = (unsigned)i;
+    /* sort by (bank, row), then count the distinct rows of each bank */
+    for (i = 1; i < n; i++) {
+        slot v = k[i];
+        for (j = i; j > 0 && (k[j - 1].bank > v.bank || (k[j - 1].bank == v.bank && k[j - 1].row > v.row)); j--)
+            k[j] = k[j - 1];
+        k[j] = v;
+    }
+    unsigned run = 0;
+    for (i = 0; i < n; i++) {
+        if (i == 0 || k[i].bank != k[i - 1].bank) run = 0;
+        if (i == 0 || k[i].bank != k[i - 1].bank || k[i].row != k[i - 1].row) run++;
+        if (run > c.ways) c.ways = run, c.bank = k[i].bank;
+    }
     return c;
 }
 

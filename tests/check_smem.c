@@ -195,6 +195,17 @@ START_TEST(test_smem_fermi_16_byte_access_pays_one_extra_way)
 }
 END_TEST
 
+/* Regression: the first version packed (row, bank) into one 64-bit key and
+ * rows at or above 2^56 aliased row 0 when the library was called directly. */
+START_TEST(test_smem_rows_far_apart_in_64_bit_space_still_conflict)
+{
+    uint64_t a[32] = {0, (uint64_t)1 << 63};
+    coalsim_result res = sm("hopper", COALSIM_LD, 4, a, 0x3);
+    ck_assert_uint_eq(res.wavefronts, 2);
+    ck_assert_uint_eq(res.max_ways, 2);
+}
+END_TEST
+
 START_TEST(test_smem_inactive_phases_cost_nothing)
 {
     coalsim_request r;
@@ -258,6 +269,7 @@ Suite *make_smem_suite(void)
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
+    tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);
     suite_add_tcase(s, l);
     return s;
 }
