@@ -27,7 +27,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck fuzz examples deps clean install probes gpu
+.PHONY: all test unit golden hwcheck fuzz bench examples deps clean install probes gpu
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -85,6 +85,10 @@ test: deps
 	$(MAKE) unit golden hwcheck
 	$(MAKE) SANITIZER=address unit golden
 	$(MAKE) fuzz
+
+# Speed: a generated mixed trace, coalsim timed next to wc -l (bench/bench.sh).
+bench: $(BUILD)/coalsim
+	sh bench/bench.sh $(BENCH_RECORDS) $(BENCH_RUNS)
 
 # Run coalsim on every bundled example trace (traces/examples.list).
 examples: $(BUILD)/coalsim

@@ -108,9 +108,15 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
 
 typedef struct coalsim_reader coalsim_reader;
 
+/* Where a reader's bytes come from: fill buf with up to cap bytes; return the
+ * count, 0 at the end, or -1 on error (with errno set). */
+typedef long (*coalsim_read_fn)(void *ctx, char *buf, size_t cap);
+
 /* Read a v1 text trace from fp, naming it NAME in messages.  warp_size groups
  * THREAD into warps.  Returns NULL only if memory runs out. */
 coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_size);
+/* The same, reading through READ(CTX, ...): a gzip stream, a memory block. */
+coalsim_reader *coalsim_reader_new_fn(coalsim_read_fn read, void *ctx, const char *name, unsigned warp_size);
 void coalsim_reader_free(coalsim_reader *rd);
 
 /* Next warp request into *out (its label stays valid until the next call).
@@ -118,6 +124,10 @@ void coalsim_reader_free(coalsim_reader *rd);
  * read error: then coalsim_reader_error says "NAME:LINE: what is wrong". */
 int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out);
 const char *coalsim_reader_error(const coalsim_reader *rd);
+/* Use only the general line parser, never the fast path for lines that repeat
+ * the current request's prefix.  Slower; the results are the same (a test
+ * compares the two on random traces). */
+void coalsim_reader_simple(coalsim_reader *rd);
 /* Records read so far. */
 uint64_t coalsim_reader_records(const coalsim_reader *rd);
 

@@ -2,13 +2,14 @@
  * into warp requests, streaming, in constant memory. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coalsim.h"
 
 #define MAXLINE 4096
-#define BUFSZ 65536
+#define BUFSZ (256 * 1024)      /* at least 2 * MAXLINE: a refill always has room */
 
 typedef struct {
     coalsim_op op;
@@ -20,34 +21,53 @@ typedef struct {
 } record;
 
 struct coalsim_reader {
-    FILE *fp;
+    coalsim_read_fn read;
+    void *ctx;
     char *name;
     unsigned warp;
     char buf[BUFSZ];
-    size_t pos, len;
+    size_t pos, len;                     /* unread bytes are buf[pos..len) */
     int eof, failed;
-    char line[MAXLINE + 1];
     unsigned long lineno;
     uint64_t records;
     coalsim_request cur;                 /* the request being built */
     char cur_label[COALSIM_MAX_LABEL + 1];
+    size_t cur_label_len;
+    char prefix[MAXLINE];                /* the line text up to the current request's label and */
+    size_t prefix_len;                   /* the separator after it: the fast path's key          */
     int have_cur;
+    int simple;                          /* never take the fast path (tests) */
     char out_label[COALSIM_MAX_LABEL + 1];  /* label of the request handed out */
     char err[512];
 };
 
-coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_size)
+coalsim_reader *coalsim_reader_new_fn(coalsim_read_fn read, void *ctx, const char *name, unsigned warp_size)
 {
-    coalsim_reader *rd = calloc(1, sizeof *rd);
+    coalsim_reader *rd = malloc(sizeof *rd);
     if (!rd) return NULL;
+    memset(rd, 0, offsetof(coalsim_reader, buf));
+    memset(&rd->pos, 0, sizeof *rd - offsetof(coalsim_reader, pos));
     rd->name = strdup(name);
     if (!rd->name) {
         free(rd);
         return NULL;
     }
-    rd->fp = fp;
+    rd->read = read;
+    rd->ctx = ctx;
     rd->warp = warp_size ? warp_size : 32;
     return rd;
+}
+
+static long read_stdio(void *ctx, char *buf, size_t cap)
+{
+    FILE *fp = ctx;
+    size_t n = fread(buf, 1, cap, fp);
+    return n == 0 && ferror(fp) ? -1 : (long)n;
+}
+
+coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_size)
+{
+    return coalsim_reader_new_fn(read_stdio, fp, name, warp_size);
 }
 
 void coalsim_reader_free(coalsim_reader *rd)
@@ -58,6 +78,7 @@ void coalsim_reader_free(coalsim_reader *rd)
 }
 
 const char *coalsim_reader_error(const coalsim_reader *rd) { return rd->err; }
+void coalsim_reader_simple(coalsim_reader *rd) { rd->simple = 1; }
 uint64_t coalsim_reader_records(const coalsim_reader *rd) { return rd->records; }
 
 static int fail(coalsim_reader *rd, const char *fmt, ...)
@@ -80,65 +101,66 @@ static const char *quote(char *dst, size_t cap, const char *s, size_t n)
     return dst;
 }
 
-/* Next line into rd->line (no newline).  1 = line, 0 = end, -1 = error. */
-static int read_line(coalsim_reader *rd, size_t *len)
+/* Next line, in place in the buffer (no newline, not terminated): *line and
+ * *len.  1 = line, 0 = end, -1 = error. */
+static int read_line(coalsim_reader *rd, char **line, size_t *len)
 {
-    size_t n = 0;
-    int any = 0;
     for (;;) {
-        if (rd->pos == rd->len) {
-            if (rd->eof) {
-                if (!any) return 0;
-                break;                      /* last line without a newline */
-            }
-            rd->len = fread(rd->buf, 1, BUFSZ, rd->fp);
-            rd->pos = 0;
-            if (rd->len == 0) {
-                if (ferror(rd->fp)) {
-                    rd->lineno++;
-                    return fail(rd, "read error: %s", strerror(errno));
-                }
-                rd->eof = 1;
-            }
-            continue;
-        }
-        any = 1;
         char *s = rd->buf + rd->pos;
-        char *nl = memchr(s, '\n', rd->len - rd->pos);
-        size_t chunk = nl ? (size_t)(nl - s) : rd->len - rd->pos;
-        if (n + chunk > MAXLINE) {
+        size_t avail = rd->len - rd->pos;
+        char *nl = memchr(s, '\n', avail);
+        if (nl) {
+            size_t n = (size_t)(nl - s);
+            rd->lineno++;
+            if (n > MAXLINE) return fail(rd, "line longer than %d bytes", MAXLINE);
+            rd->pos += n + 1;
+            *line = s;
+            *len = n;
+            return 1;
+        }
+        if (avail > MAXLINE) {
             rd->lineno++;
             return fail(rd, "line longer than %d bytes", MAXLINE);
         }
-        memcpy(rd->line + n, s, chunk);
-        n += chunk;
-        rd->pos += chunk;
-        if (nl) {
-            rd->pos++;
-            break;
+        if (rd->eof) {
+            if (avail == 0) return 0;
+            rd->lineno++;                  /* last line without a newline */
+            rd->pos = rd->len;
+            *line = s;
+            *len = avail;
+            return 1;
         }
+        memmove(rd->buf, s, avail);
+        rd->pos = 0;
+        rd->len = avail;
+        long got = rd->read(rd->ctx, rd->buf + avail, BUFSZ - avail);
+        if (got < 0) {
+            rd->lineno++;
+            return fail(rd, "read error: %s", strerror(errno));
+        }
+        if (got == 0) rd->eof = 1;
+        rd->len += (size_t)got;
     }
-    rd->lineno++;
-    rd->line[n] = '\0';
-    if (memchr(rd->line, '\0', n)) return fail(rd, "NUL byte in the line (is this a text trace?)");
-    *len = n;
-    return 1;
 }
+
+/* Hex digit values, 0xff for anything else. */
+static const unsigned char hexval[256] = {
+    ['0'] = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ['A'] = 10, 11, 12, 13, 14, 15,
+    ['a'] = 10, 11, 12, 13, 14, 15,
+};
 
 /* Parse an unsigned 64-bit number: decimal, or hex after 0x if hex is set.
  * 0 = ok, -1 = not a number, -2 = does not fit in 64 bits. */
 static int parse_u64(const char *s, size_t n, int hex, uint64_t *v)
 {
     uint64_t x = 0;
-    size_t i = 0;
+    size_t i;
     if (hex && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         for (i = 2; i < n; i++) {
-            unsigned d;
-            char c = s[i];
-            if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-            else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-            else return -1;
+            unsigned char c = (unsigned char)s[i];
+            unsigned d = hexval[c];
+            if (d == 0 && c != '0') return -1;   /* the table's zero entries */
             if (x >> 60) return -2;
             x = x << 4 | d;
         }
@@ -146,10 +168,18 @@ static int parse_u64(const char *s, size_t n, int hex, uint64_t *v)
         return 0;
     }
     if (n == 0) return -1;
+    if (n < 20) {                       /* at most 19 digits cannot overflow */
+        for (i = 0; i < n; i++) {
+            unsigned d = (unsigned)(unsigned char)s[i] - '0';
+            if (d > 9) return -1;
+            x = x * 10 + d;
+        }
+        *v = x;
+        return 0;
+    }
     for (i = 0; i < n; i++) {
-        char c = s[i];
-        if (c < '0' || c > '9') return -1;
-        unsigned d = (unsigned)(c - '0');
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9) return -1;
         if (x > (UINT64_MAX - d) / 10) return -2;
         x = x * 10 + d;
     }
@@ -183,25 +213,34 @@ static int label_ok(const unsigned char *s, size_t n)
     return 1;
 }
 
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+/* Character classes for splitting a line. */
+enum { C_FIELD = 0, C_SPACE, C_HASH, C_NUL };
+static const unsigned char cclass[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+    ['#'] = C_HASH, ['\0'] = C_NUL,
+};
 
 /* Split, check and convert one record.  1 = record, 0 = blank line, -1 = error. */
-static int parse(coalsim_reader *rd, char *line, size_t len, record *rec)
+static int parse(coalsim_reader *rd, const char *line, size_t len, record *rec)
 {
     const char *f[8];
     size_t fl[8];
     int nf = 0;
     char q[64];
-    char *hash = memchr(line, '#', len);
-    if (hash) len = (size_t)(hash - line);
-    for (size_t i = 0; i < len;) {
-        while (i < len && is_space(line[i])) i++;
-        if (i == len) break;
-        size_t start = i;
-        while (i < len && !is_space(line[i])) i++;
+    const unsigned char *p = (const unsigned char *)line, *end = p + len;
+    while (p < end) {
+        while (p < end && cclass[*p] == C_SPACE) p++;
+        if (p == end) break;
+        if (cclass[*p] == C_HASH) {
+            if (memchr(p, '\0', (size_t)(end - p))) goto nul;
+            break;
+        }
+        if (cclass[*p] == C_NUL) goto nul;
+        const unsigned char *start = p;
+        while (p < end && cclass[*p] == C_FIELD) p++;
         if (nf < 8) {
-            f[nf] = line + start;
-            fl[nf] = i - start;
+            f[nf] = (const char *)start;
+            fl[nf] = (size_t)(p - start);
         }
         nf++;
     }
@@ -224,7 +263,9 @@ static int parse(coalsim_reader *rd, char *line, size_t len, record *rec)
 
     if (fl[3] > COALSIM_MAX_LABEL)
         return fail(rd, "label longer than %d bytes", COALSIM_MAX_LABEL);
-    if (!label_ok((const unsigned char *)f[3], fl[3]))
+    /* the label of the request being built was checked already */
+    if (!(rd->have_cur && fl[3] == rd->cur_label_len && memcmp(f[3], rd->cur_label, fl[3]) == 0) &&
+        !label_ok((const unsigned char *)f[3], fl[3]))
         return fail(rd, "label is not UTF-8 text (control character or bad byte)");
     rec->label = f[3];
     rec->label_len = fl[3];
@@ -247,13 +288,59 @@ static int parse(coalsim_reader *rd, char *line, size_t len, record *rec)
     if (rec->space == COALSIM_SHARED && rec->addr > 0xffffffffull - (rec->size - 1))
         return fail(rd, "shared address 0x%llx is beyond the 4 GiB shared window", (unsigned long long)rec->addr);
     return 1;
+nul:
+    return fail(rd, "NUL byte in the line (is this a text trace?)");
+}
+
+/* Fast path for the common line: the same text up to the label as the line
+ * that began the request being built, then three plain numbers.  Returns 1
+ * with *rec filled, or 0 to leave the line to parse(), which handles every
+ * other form and reports every error, so both paths accept the same lines. */
+static int fast(coalsim_reader *rd, const char *line, size_t len, record *rec)
+{
+    if (!rd->have_cur || len <= rd->prefix_len || memcmp(line, rd->prefix, rd->prefix_len) != 0) return 0;
+    const unsigned char *p = (const unsigned char *)line + rd->prefix_len, *end = (const unsigned char *)line + len;
+    uint64_t v[3];
+    for (int k = 0; k < 3; k++) {
+        while (p < end && cclass[*p] == C_SPACE) p++;
+        const unsigned char *s = p;
+        uint64_t x = 0;
+        if (k == 2 && end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            s = p += 2;
+            for (; p < end; p++) {
+                unsigned d = hexval[*p];
+                if (d == 0 && *p != '0') break;
+                x = x << 4 | d;
+            }
+            if (p == s || p - s > 16) return 0;
+        } else {
+            for (; p < end && (unsigned)(*p - '0') <= 9; p++) x = x * 10 + (unsigned)(*p - '0');
+            if (p == s || p - s > 19) return 0;
+        }
+        if (p < end && cclass[*p] != C_SPACE) return 0;
+        v[k] = x;
+    }
+    while (p < end && cclass[*p] == C_SPACE) p++;
+    if (p != end) return 0;
+    const coalsim_request *r = &rd->cur;
+    if (v[2] % r->size || (r->space == COALSIM_SHARED && v[2] > 0xffffffffull - (r->size - 1))) return 0;
+    rec->op = r->op;
+    rec->space = r->space;
+    rec->size = r->size;
+    rec->label = rd->cur_label;
+    rec->label_len = rd->cur_label_len;
+    rec->block = v[0];
+    rec->thread = v[1];
+    rec->addr = v[2];
+    return 1;
 }
 
 static void start(coalsim_reader *rd, const record *rec)
 {
     coalsim_request *r = &rd->cur;
-    memcpy(rd->cur_label, rec->label, rec->label_len);
+    memmove(rd->cur_label, rec->label, rec->label_len);   /* may be cur_label itself */
     rd->cur_label[rec->label_len] = '\0';
+    rd->cur_label_len = rec->label_len;
     r->op = rec->op;
     r->space = rec->space;
     r->size = rec->size;
@@ -269,7 +356,7 @@ static int joins(const coalsim_reader *rd, const record *rec)
 {
     const coalsim_request *r = &rd->cur;
     return r->op == rec->op && r->space == rec->space && r->size == rec->size && r->block == rec->block &&
-           r->warp == rec->thread / rd->warp && strlen(rd->cur_label) == rec->label_len &&
+           r->warp == rec->thread / rd->warp && rd->cur_label_len == rec->label_len &&
            memcmp(rd->cur_label, rec->label, rec->label_len) == 0 &&
            !(r->active >> (rec->thread % rd->warp) & 1);
 }
@@ -295,29 +382,37 @@ int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out)
     if (rd->failed) return -1;
     for (;;) {
         size_t len = 0;
+        char *line = NULL;
         record rec;
-        int rc = read_line(rd, &len);
+        int rc = read_line(rd, &line, &len);
         if (rc < 0) return -1;
         if (rc == 0) {
             if (!rd->have_cur) return 0;
             emit(rd, out);
             return 1;
         }
-        rc = parse(rd, rd->line, len, &rec);
-        if (rc < 0) return -1;
-        if (rc == 0) continue;
+        int slow = 0;
+        if (rd->simple || !fast(rd, line, len, &rec)) {
+            rc = parse(rd, line, len, &rec);
+            if (rc < 0) return -1;
+            if (rc == 0) continue;
+            slow = 1;
+        }
         rd->records++;
         if (rd->have_cur && joins(rd, &rec)) {
             add(rd, &rec);
             continue;
         }
-        if (rd->have_cur) {
-            emit(rd, out);
-            start(rd, &rec);
-            add(rd, &rec);
-            return 1;
-        }
+        int emitted = rd->have_cur;
+        if (emitted) emit(rd, out);
         start(rd, &rec);
+        if (slow) {
+            /* the new request's key for the fast path: this line's text up
+             * to the label and the separator after it */
+            rd->prefix_len = (size_t)(rec.label - line) + rec.label_len + 1;
+            memcpy(rd->prefix, line, rd->prefix_len);
+        }
         add(rd, &rec);
+        if (emitted) return 1;
     }
 }

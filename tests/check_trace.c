@@ -214,6 +214,76 @@ START_TEST(test_trace_records_spanning_read_buffers_are_joined)
 }
 END_TEST
 
+/* Random traces: valid records in many spellings, with now and then a broken
+ * one.  Deterministic (xorshift). */
+static char *random_trace(unsigned seed, size_t lines)
+{
+    size_t cap = lines * 96 + 1, n = 0;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 7;
+#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+    static const char *const labels[] = {"a", "tile", "B_col", "\xe8\xa1\x8c"};
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    unsigned thread = 0, block = 0, label = 0, size = 4, op = 0, sp = 0;
+    for (size_t i = 0; i < lines; i++) {
+        uint64_t r = RND();
+        if (r % 11 == 0) label = (unsigned)(RND() % 4);
+        if (r % 13 == 0) size = sizes[RND() % 5];
+        if (r % 17 == 0) op ^= 1;
+        if (r % 19 == 0) sp ^= 1;
+        if (r % 23 == 0) block++;
+        thread = r % 29 == 0 ? (unsigned)(RND() % 256) : (thread + 1) % 256;
+        uint64_t addr = (RND() % (sp ? 4096 : 1u << 20)) / size * size + (i > lines / 2 && r % 97 == 0);
+        const char *sep = r % 31 == 0 ? "\t" : r % 37 == 0 ? "  " : " ";
+        int hex = (int)(r % 5 != 0);
+        n += (size_t)snprintf(s + n, cap - n, "%s%s%s%s%s%u%s%s%s%s", r % 41 == 0 ? " " : "", op ? "st" : "ld", sep,
+                              sp ? "shared" : "global", sep, size, sep, labels[label], sep, r % 43 == 0 ? "00" : "");
+        n += (size_t)snprintf(s + n, cap - n, "%u%s%u%s", block, sep, thread, sep);
+        if (hex) n += (size_t)snprintf(s + n, cap - n, r % 47 == 0 ? "0X%llX" : "0x%llx", (unsigned long long)addr);
+        else n += (size_t)snprintf(s + n, cap - n, "%llu", (unsigned long long)addr);
+        n += (size_t)snprintf(s + n, cap - n, "%s\n", r % 53 == 0 ? "  # note" : r % 59 == 0 ? "\r" : "");
+        if (r % 61 == 0) n += (size_t)snprintf(s + n, cap - n, "\n# comment line\n");
+    }
+#undef RND
+    return s;
+}
+
+START_TEST(test_trace_fast_path_gives_the_same_requests_and_errors_as_the_simple_path)
+{
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        char *text = random_trace(seed, 3000);
+        rdr a = open_str(text, 32), b = open_str(text, 32);
+        coalsim_reader_simple(b.rd);
+        coalsim_request qa, qb;
+        int ra, rb, reqs = 0;
+        do {
+            ra = coalsim_reader_next(a.rd, &qa);
+            rb = coalsim_reader_next(b.rd, &qb);
+            ck_assert_int_eq(ra, rb);
+            if (ra == 1) {
+                reqs++;
+                ck_assert_int_eq(qa.op, qb.op);
+                ck_assert_int_eq(qa.space, qb.space);
+                ck_assert_uint_eq(qa.size, qb.size);
+                ck_assert_str_eq(qa.label, qb.label);
+                ck_assert_uint_eq(qa.block, qb.block);
+                ck_assert_uint_eq(qa.warp, qb.warp);
+                ck_assert_uint_eq(qa.active, qb.active);
+                ck_assert_uint_eq(qa.line, qb.line);
+                for (int l = 0; l < 32; l++)
+                    if (qa.active >> l & 1) ck_assert_uint_eq(qa.addr[l], qb.addr[l]);
+            }
+        } while (ra == 1);
+        if (ra < 0) ck_assert_str_eq(coalsim_reader_error(a.rd), coalsim_reader_error(b.rd));
+        ck_assert_int_gt(reqs, 0);
+        close_rdr(&a);
+        close_rdr(&b);
+        free(text);
+    }
+}
+END_TEST
+
 Suite *make_trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -225,6 +295,7 @@ Suite *make_trace_suite(void)
     tcase_add_test(c, test_trace_accepts_crlf_tabs_comments_blank_lines_and_no_final_newline);
     tcase_add_test(c, test_trace_utf8_labels_are_accepted);
     tcase_add_test(c, test_trace_records_spanning_read_buffers_are_joined);
+    tcase_add_test(c, test_trace_fast_path_gives_the_same_requests_and_errors_as_the_simple_path);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_trace_empty_input_has_no_requests);

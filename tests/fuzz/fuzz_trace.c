@@ -1,10 +1,12 @@
 /* libFuzzer target: the trace reader, both models, the totals and all three
  * report writers, on arbitrary bytes.  Byte 0 picks the preset, byte 1 the warp
  * size; the rest is the trace.  Besides crashes and sanitizer reports it aborts
- * on any result that breaks the model's invariants (a silently wrong number). */
+ * on any result that breaks the model's invariants (a silently wrong number)
+ * and on any difference between the reader's fast path and its general parser. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coalsim.h"
 
@@ -24,12 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     a.warp_size = 1 + data[1] % 32;
     FILE *fp = fmemopen((void *)(data + 2), n - 2, "r");
     if (!fp) return 0;
+    /* a second reader on the general parser only: both must agree exactly */
+    FILE *fp2 = fmemopen((void *)(data + 2), n - 2, "r");
     coalsim_reader *rd = coalsim_reader_new(fp, "fuzz", a.warp_size);
+    coalsim_reader *ref = fp2 ? coalsim_reader_new(fp2, "fuzz", a.warp_size) : NULL;
     coalsim_stats *st = coalsim_stats_new();
-    require(rd && st);
-    coalsim_request r;
+    require(rd && ref && st);
+    coalsim_reader_simple(ref);
+    coalsim_request r, q;
     coalsim_result res;
-    while (coalsim_reader_next(rd, &r) == 1) {
+    int rc, rc2;
+    while ((rc = coalsim_reader_next(rd, &r)) == 1) {
+        require(coalsim_reader_next(ref, &q) == 1);
+        require(q.op == r.op && q.space == r.space && q.size == r.size && q.block == r.block && q.warp == r.warp &&
+                q.active == r.active && q.line == r.line && strcmp(q.label, r.label) == 0);
+        for (unsigned l = 0; l < 32; l++) require(!(r.active >> l & 1) || r.addr[l] == q.addr[l]);
         require(r.active != 0 && (a.warp_size == 32 || (r.active >> a.warp_size) == 0));
         coalsim_model(&a, &r, &res);
         require(res.active_threads == (unsigned)__builtin_popcount(r.active));
@@ -45,6 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         }
         require(coalsim_stats_add(st, &r, &res) == 0);
     }
+    rc2 = coalsim_reader_next(ref, &q);
+    require(rc == rc2);
+    if (rc < 0) require(strcmp(coalsim_reader_error(rd), coalsim_reader_error(ref)) == 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -57,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     }
     coalsim_stats_free(st);
     coalsim_reader_free(rd);
+    coalsim_reader_free(ref);
     fclose(fp);
+    fclose(fp2);
     return 0;
 }
