@@ -12,6 +12,13 @@ ifeq ($(SANITIZER),address)
   OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   BUILD = build-asan
 endif
+# gzip input needs zlib's header (Debian: zlib1g-dev); without it coalsim
+# still builds and says so when given a gzip file.
+ZLIB ?= $(shell printf '\043include <zlib.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
+ifeq ($(ZLIB),yes)
+  ZLIB_CFLAGS = -DCOALSIM_ZLIB
+  ZLIB_LIBS = -lz
+endif
 FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
@@ -34,7 +41,11 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) -o $@ $^
+	$(CC) $(FINAL_LDFLAGS) -o $@ $^ $(ZLIB_LIBS)
+
+$(BUILD)/sim/main.o: sim/main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

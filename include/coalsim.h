@@ -109,8 +109,9 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
 typedef struct coalsim_reader coalsim_reader;
 
 /* Where a reader's bytes come from: fill buf with up to cap bytes; return the
- * count, 0 at the end, or -1 on error (with errno set). */
-typedef long (*coalsim_read_fn)(void *ctx, char *buf, size_t cap);
+ * count, 0 at the end, or -1 on error, setting *why to a static sentence (or
+ * leaving it NULL to have strerror(errno) used). */
+typedef long (*coalsim_read_fn)(void *ctx, char *buf, size_t cap, const char **why);
 
 /* Read a v1 text trace from fp, naming it NAME in messages.  warp_size groups
  * THREAD into warps.  Returns NULL only if memory runs out. */

@@ -8,6 +8,28 @@
 
 #include "coalsim.h"
 
+#ifdef COALSIM_ZLIB
+#include <limits.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* gzip input (zlib reads plain data through unchanged, so stdin needs no
+ * sniffing).  Errors come back as zlib's own sentence. */
+static long read_gz(void *ctx, char *buf, size_t cap, const char **why)
+{
+    gzFile gz = ctx;
+    int n = gzread(gz, buf, cap > INT_MAX ? INT_MAX : (unsigned)cap), err = Z_OK;
+    const char *msg = gzerror(gz, &err);
+    if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ">: ")) msg = strstr(msg, ">: ") + 3;  /* our name says where */
+    /* a truncated stream ends with Z_BUF_ERROR instead of an error return */
+    if (n < 0 || (n == 0 && err != Z_OK)) {
+        *why = err == Z_BUF_ERROR ? "gzip stream is truncated" : msg;
+        return -1;
+    }
+    return n;
+}
+#endif
+
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum { O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ } opt_id;
@@ -88,6 +110,7 @@ static int run(const config *cf, const char *path, FILE *out)
 {
     const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     FILE *fp = stdin;
+    int gzip = 0;
     if (strcmp(path, "-") != 0) {
         struct stat sb;
         if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -99,12 +122,39 @@ static int run(const config *cf, const char *path, FILE *out)
             fprintf(stderr, "coalsim: %s: cannot open: %s\n", path, strerror(errno));
             return EXIT_INPUT;
         }
+        /* gzip magic bytes 1f 8b */
+        int c0 = getc(fp), c1 = getc(fp);
+        gzip = c0 == 0x1f && c1 == 0x8b;
+        rewind(fp);
     }
+#ifdef COALSIM_ZLIB
+    gzFile gz = NULL;
+    if (gzip || fp == stdin) {
+        gz = gzdopen(dup(fileno(fp)), "rb");
+        if (!gz) {
+            fprintf(stderr, "coalsim: %s: cannot open: out of memory\n", name);
+            if (fp != stdin) fclose(fp);
+            return EXIT_INPUT;
+        }
+        gzbuffer(gz, 256 * 1024);
+    }
+#else
+    if (gzip) {
+        fprintf(stderr, "coalsim: %s: gzip input, but this coalsim was built without zlib\n", name);
+        fclose(fp);
+        return EXIT_INPUT;
+    }
+#endif
     int status = EXIT_OK;
     char *jbuf = NULL, *rbuf = NULL;
     size_t jlen = 0, rlen = 0;
     FILE *jreq = NULL, *rep = out;
+#ifdef COALSIM_ZLIB
+    coalsim_reader *rd = gz ? coalsim_reader_new_fn(read_gz, gz, name, cf->arch.warp_size)
+                            : coalsim_reader_new(fp, name, cf->arch.warp_size);
+#else
     coalsim_reader *rd = coalsim_reader_new(fp, name, cf->arch.warp_size);
+#endif
     coalsim_stats *st = coalsim_stats_new();
     if (!rd || !st) {
         fprintf(stderr, "coalsim: %s: out of memory\n", name);
@@ -166,6 +216,9 @@ done:
     free(rbuf);
     coalsim_stats_free(st);
     coalsim_reader_free(rd);
+#ifdef COALSIM_ZLIB
+    if (gz) gzclose(gz);
+#endif
     if (fp != stdin) fclose(fp);
     return status;
 }

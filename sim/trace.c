@@ -58,8 +58,9 @@ coalsim_reader *coalsim_reader_new_fn(coalsim_read_fn read, void *ctx, const cha
     return rd;
 }
 
-static long read_stdio(void *ctx, char *buf, size_t cap)
+static long read_stdio(void *ctx, char *buf, size_t cap, const char **why)
 {
+    (void)why;
     FILE *fp = ctx;
     size_t n = fread(buf, 1, cap, fp);
     return n == 0 && ferror(fp) ? -1 : (long)n;
@@ -133,10 +134,11 @@ static int read_line(coalsim_reader *rd, char **line, size_t *len)
         memmove(rd->buf, s, avail);
         rd->pos = 0;
         rd->len = avail;
-        long got = rd->read(rd->ctx, rd->buf + avail, BUFSZ - avail);
+        const char *why = NULL;
+        long got = rd->read(rd->ctx, rd->buf + avail, BUFSZ - avail, &why);
         if (got < 0) {
             rd->lineno++;
-            return fail(rd, "read error: %s", strerror(errno));
+            return fail(rd, "read error: %s", why ? why : strerror(errno));
         }
         if (got == 0) rd->eof = 1;
         rd->len += (size_t)got;
