@@ -22,11 +22,11 @@ endif
 FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
-LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/report.c
-CMD_SRC = sim/main.c
+LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/report.c
+CMD_SRC = sim/main.c sim/input.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
-           tests/check_alloc.c
+           tests/check_binary.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -43,7 +43,7 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
 	$(CC) $(FINAL_LDFLAGS) -o $@ $^ $(ZLIB_LIBS)
 
-$(BUILD)/sim/main.o: sim/main.c
+$(BUILD)/sim/input.o: sim/input.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 

@@ -41,3 +41,12 @@ measure "wc -l" wc -l "$trace"
 measure "coalsim" build/coalsim "$trace"
 awk -v a="$(cat build/bench.coalsim)" -v b="$(cat 'build/bench.wc -l')" \
     'BEGIN { printf "coalsim / wc -l: %.2fx the time\n", a / b }'
+
+# the same trace in the binary format: size, coalsim on it, the reader alone
+build/coalsim convert "$trace" "$trace.bin"
+echo "binary: $(wc -c < "$trace.bin") bytes ($(awk -v a="$bytes" -v b="$(wc -c < "$trace.bin")" 'BEGIN { printf "%.1f", a / b }')x smaller)"
+cat "$trace.bin" > /dev/null
+measure "coalsim (binary)" build/coalsim "$trace.bin"
+cc -O2 -Iinclude -o build/readspeed bench/readspeed.c build/libcoalsim.a
+build/readspeed "$trace" "$runs"
+build/readspeed "$trace.bin" "$runs"

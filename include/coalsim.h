@@ -129,8 +129,25 @@ const char *coalsim_reader_error(const coalsim_reader *rd);
  * the current request's prefix.  Slower; the results are the same (a test
  * compares the two on random traces). */
 void coalsim_reader_simple(coalsim_reader *rd);
+/* 1 once the reader has seen that its input is a binary trace.  Then request
+ * lines are request numbers and messages name byte offsets. */
+int coalsim_reader_is_binary(const coalsim_reader *rd);
 /* Records read so far. */
 uint64_t coalsim_reader_records(const coalsim_reader *rd);
+
+/* ---- binary trace writer (binwrite.c; format: docs/binary-format.md) ---- */
+
+typedef struct coalsim_bwriter coalsim_bwriter;
+
+/* Write a binary trace of requests grouped with WARP_SIZE lanes to OUT.
+ * Returns NULL only if memory runs out. */
+coalsim_bwriter *coalsim_bwriter_new(FILE *out, unsigned warp_size);
+/* Append one request (as a reader returns it).  0, or -1 if writing failed or
+ * memory ran out. */
+int coalsim_bwriter_put(coalsim_bwriter *w, const coalsim_request *r);
+/* Write the end marker.  0, or -1 if writing failed. */
+int coalsim_bwriter_finish(coalsim_bwriter *w);
+void coalsim_bwriter_free(coalsim_bwriter *w);
 
 /* ---- per-access totals (stats.c) -------------------------------------- */
 

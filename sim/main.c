@@ -4,31 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "coalsim.h"
 
-#ifdef COALSIM_ZLIB
-#include <limits.h>
-#include <unistd.h>
-#include <zlib.h>
-
-/* gzip input (zlib reads plain data through unchanged, so stdin needs no
- * sniffing).  Errors come back as zlib's own sentence. */
-static long read_gz(void *ctx, char *buf, size_t cap, const char **why)
-{
-    gzFile gz = ctx;
-    int n = gzread(gz, buf, cap > INT_MAX ? INT_MAX : (unsigned)cap), err = Z_OK;
-    const char *msg = gzerror(gz, &err);
-    if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ">: ")) msg = strstr(msg, ">: ") + 3;  /* our name says where */
-    /* a truncated stream ends with Z_BUF_ERROR instead of an error return */
-    if (n < 0 || (n == 0 && err != Z_OK)) {
-        *why = err == Z_BUF_ERROR ? "gzip stream is truncated" : msg;
-        return -1;
-    }
-    return n;
-}
-#endif
+#include "input.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -61,8 +40,10 @@ static const char usage_line[] = "usage: coalsim [options] TRACE...   (coalsim -
 static void help(void)
 {
     printf("coalsim %s: is this GPU access pattern coalesced, and does this shared tile conflict?\n\n", COALSIM_VERSION);
-    printf("usage: coalsim [options] TRACE...\n\n"
-           "Reads per-thread address traces (format v1, docs/trace-format.md; '-' is stdin)\n"
+    printf("usage: coalsim [options] TRACE...\n"
+           "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n\n"
+           "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
+           "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
            "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
            "degree of coalescing of global requests and the wavefronts and bank conflicts\n"
            "of shared requests, as Nsight Compute counts them.\n\noptions:\n");
@@ -108,55 +89,16 @@ typedef struct {
 /* Analyse one trace; report goes to out.  0, or EXIT_INPUT after printing why. */
 static int run(const config *cf, const char *path, FILE *out)
 {
-    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    FILE *fp = stdin;
-    int gzip = 0;
-    if (strcmp(path, "-") != 0) {
-        struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            fprintf(stderr, "coalsim: %s: is a directory, not a trace\n", path);
-            return EXIT_INPUT;
-        }
-        fp = fopen(path, "rb");
-        if (!fp) {
-            fprintf(stderr, "coalsim: %s: cannot open: %s\n", path, strerror(errno));
-            return EXIT_INPUT;
-        }
-        /* gzip magic bytes 1f 8b */
-        int c0 = getc(fp), c1 = getc(fp);
-        gzip = c0 == 0x1f && c1 == 0x8b;
-        rewind(fp);
-    }
-#ifdef COALSIM_ZLIB
-    gzFile gz = NULL;
-    if (gzip || fp == stdin) {
-        gz = gzdopen(dup(fileno(fp)), "rb");
-        if (!gz) {
-            fprintf(stderr, "coalsim: %s: cannot open: out of memory\n", name);
-            if (fp != stdin) fclose(fp);
-            return EXIT_INPUT;
-        }
-        gzbuffer(gz, 256 * 1024);
-    }
-#else
-    if (gzip) {
-        fprintf(stderr, "coalsim: %s: gzip input, but this coalsim was built without zlib\n", name);
-        fclose(fp);
-        return EXIT_INPUT;
-    }
-#endif
+    input in;
+    if (input_open(&in, path, cf->arch.warp_size) != 0) return EXIT_INPUT;
+    const char *name = in.name;
+    coalsim_reader *rd = in.rd;
     int status = EXIT_OK;
     char *jbuf = NULL, *rbuf = NULL;
     size_t jlen = 0, rlen = 0;
     FILE *jreq = NULL, *rep = out;
-#ifdef COALSIM_ZLIB
-    coalsim_reader *rd = gz ? coalsim_reader_new_fn(read_gz, gz, name, cf->arch.warp_size)
-                            : coalsim_reader_new(fp, name, cf->arch.warp_size);
-#else
-    coalsim_reader *rd = coalsim_reader_new(fp, name, cf->arch.warp_size);
-#endif
     coalsim_stats *st = coalsim_stats_new();
-    if (!rd || !st) {
+    if (!st) {
         fprintf(stderr, "coalsim: %s: out of memory\n", name);
         status = EXIT_INPUT;
         goto done;
@@ -215,16 +157,113 @@ done:
     free(jbuf);
     free(rbuf);
     coalsim_stats_free(st);
-    coalsim_reader_free(rd);
-#ifdef COALSIM_ZLIB
-    if (gz) gzclose(gz);
-#endif
-    if (fp != stdin) fclose(fp);
+    input_close(&in);
+    return status;
+}
+
+/* Text to binary, or binary to text: a trace in one format out in the other.
+ * Written to OUT ('-' = stdout); a file left half-written by an error is
+ * removed. */
+static const char convert_usage[] = "usage: coalsim convert [--warp-size N] IN OUT\n";
+
+static int write_text(FILE *out, const coalsim_request *r, unsigned warp)
+{
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        fprintf(out, "%s %s %u %s %llu %llu 0x%llx\n", coalsim_op_name(r->op), coalsim_space_name(r->space), r->size,
+                r->label, (unsigned long long)r->block, (unsigned long long)(r->warp * warp + l),
+                (unsigned long long)r->addr[l]);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static int convert_main(int argc, char **argv)
+{
+    long warp = 32;
+    const char *paths[2];
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("%s\nA text trace (plain or gzip) becomes a binary one (docs/binary-format.md), grouped into\n"
+                   "warp requests of N lanes (default 32); a binary trace becomes text.  '-' is stdin/stdout.\n",
+                   convert_usage);
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--warp-size") == 0 || strncmp(argv[i], "--warp-size=", 12) == 0) {
+            const char *v = argv[i][11] == '=' ? argv[i] + 12 : (i + 1 < argc ? argv[++i] : NULL);
+            if ((warp = number(v)) < 1 || warp > COALSIM_MAX_WARP) {
+                fprintf(stderr, "coalsim: convert: --warp-size needs 1 to 32\n%s", convert_usage);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "coalsim: convert: unknown option '%s'\n%s", argv[i], convert_usage);
+            return EXIT_USAGE;
+        }
+        if (n == 2) {
+            fprintf(stderr, "coalsim: convert: too many arguments\n%s", convert_usage);
+            return EXIT_USAGE;
+        }
+        paths[n++] = argv[i];
+    }
+    if (n != 2) {
+        fprintf(stderr, "coalsim: convert: needs IN and OUT\n%s", convert_usage);
+        return EXIT_USAGE;
+    }
+    input in;
+    if (input_open(&in, paths[0], (unsigned)warp) != 0) return EXIT_INPUT;
+    int to_stdout = strcmp(paths[1], "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(paths[1], "wb");
+    if (!out) {
+        fprintf(stderr, "coalsim: %s: cannot create: %s\n", paths[1], strerror(errno));
+        input_close(&in);
+        return EXIT_INPUT;
+    }
+    coalsim_request r;
+    coalsim_bwriter *w = NULL;
+    int rc, status = EXIT_OK, first = 1;
+    while ((rc = coalsim_reader_next(in.rd, &r)) == 1) {
+        if (first && !coalsim_reader_is_binary(in.rd)) {
+            w = coalsim_bwriter_new(out, (unsigned)warp);
+            if (!w) break;
+        }
+        if (first && coalsim_reader_is_binary(in.rd))
+            fprintf(out, "# converted from the binary trace %s by coalsim convert\n", in.name);
+        first = 0;
+        if (w ? coalsim_bwriter_put(w, &r) != 0 : write_text(out, &r, (unsigned)warp) != 0) {
+            fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
+            status = EXIT_INPUT;
+            break;
+        }
+    }
+    if (status == EXIT_OK && rc < 0) {
+        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
+        status = EXIT_INPUT;
+    } else if (status == EXIT_OK && rc == 1) {
+        fprintf(stderr, "coalsim: out of memory\n");
+        status = EXIT_INPUT;
+    } else if (status == EXIT_OK && first && !coalsim_reader_is_binary(in.rd)) {
+        w = coalsim_bwriter_new(out, (unsigned)warp);   /* an empty text trace: an empty binary one */
+        if (!w) status = EXIT_INPUT;
+    }
+    if (status == EXIT_OK && w && coalsim_bwriter_finish(w) != 0) {
+        fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
+        status = EXIT_INPUT;
+    }
+    coalsim_bwriter_free(w);
+    input_close(&in);
+    if (!to_stdout && fclose(out) != 0 && status == EXIT_OK) {
+        fprintf(stderr, "coalsim: %s: cannot write\n", paths[1]);
+        status = EXIT_INPUT;
+    }
+    if (status != EXIT_OK && !to_stdout) remove(paths[1]);
     return status;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
     config cf = {.fmt = COALSIM_TEXT};
     const char *arch_name = "hopper";
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;

@@ -8,6 +8,8 @@
  * on stores); lanes that touch different rows of one bank take one wavefront
  * each.  The phase costs the largest number of distinct rows any bank sees.
  */
+#include <string.h>
+
 #include "coalsim.h"
 #include "uniq.h"
 
@@ -19,38 +21,36 @@ typedef struct {
     unsigned bank;
 } phase_cost;
 
-/* One bank word a lane touches: which bank, and which row of it. */
-typedef struct {
-    unsigned bank;
-    uint64_t row;
-} slot;
-
 /* Cost of lanes [lo, hi) of r: the most distinct rows any one bank is asked
- * for.  Works for any 64-bit address (the reader already limits shared ones). */
+ * for.  Each bank keeps a chain of the rows seen so far (usually one), so the
+ * work is linear in the lanes unless they conflict.  Works for any 64-bit
+ * address (the reader already limits shared ones to 4 GiB). */
 static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
 {
-    slot k[MAXKEYS];
-    size_t n = 0, i, j;
-    unsigned word = a->bank_mode / 8;                  /* bytes per bank step */
+    uint64_t row[MAXKEYS];
+    unsigned char next[MAXKEYS], count[64];
+    unsigned char head[64];               /* chain start + 1 per bank, 0 = empty */
+    unsigned n = 0;
+    unsigned word = a->bank_mode / 8;     /* bytes per bank step */
     uint64_t words_per_row = (uint64_t)a->banks * a->bank_width / word;
     phase_cost c = {0, 0};
+    memset(head, 0, a->banks);
+    memset(count, 0, a->banks);
     for (unsigned l = lo; l < hi; l++) {
         if (!(r->active >> l & 1)) continue;
-        for (uint64_t w = r->addr[l] / word; w <= (r->addr[l] + r->size - 1) / word && n < MAXKEYS; w++)
-            k[n++] = (slot){(unsigned)(w % a->banks), w / words_per_row};
-    }
-    /* sort by (bank, row), then count the distinct rows of each bank */
-    for (i = 1; i < n; i++) {
-        slot v = k[i];
-        for (j = i; j > 0 && (k[j - 1].bank > v.bank || (k[j - 1].bank == v.bank && k[j - 1].row > v.row)); j--)
-            k[j] = k[j - 1];
-        k[j] = v;
-    }
-    unsigned run = 0;
-    for (i = 0; i < n; i++) {
-        if (i == 0 || k[i].bank != k[i - 1].bank) run = 0;
-        if (i == 0 || k[i].bank != k[i - 1].bank || k[i].row != k[i - 1].row) run++;
-        if (run > c.ways) c.ways = run, c.bank = k[i].bank;
+        uint64_t last = (r->addr[l] + r->size - 1) / word;
+        for (uint64_t w = r->addr[l] / word; w <= last && n < MAXKEYS; w++) {
+            unsigned bank = (unsigned)(w % a->banks);
+            uint64_t rw = w / words_per_row;
+            unsigned k = head[bank];
+            while (k && row[k - 1] != rw) k = next[k - 1];
+            if (k) continue;                                  /* row already counted */
+            row[n] = rw;
+            next[n] = head[bank];
+            head[bank] = (unsigned char)++n;
+            unsigned ways = ++count[bank];
+            if (ways > c.ways || (ways == c.ways && bank < c.bank)) c.ways = ways, c.bank = bank;
+        }
     }
     return c;
 }

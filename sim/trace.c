@@ -37,6 +37,15 @@ struct coalsim_reader {
     size_t prefix_len;                   /* the separator after it: the fast path's key          */
     int have_cur;
     int simple;                          /* never take the fast path (tests) */
+    int started;                         /* the format was sniffed */
+    int binary;                          /* binary format (docs/binary-format.md) */
+    uint64_t consumed;                   /* bytes before buf[0] (binary messages) */
+    uint64_t at;                         /* offset of the request being decoded */
+    uint64_t nreq;                       /* requests decoded (binary) */
+    char **labels;                       /* binary label table */
+    size_t nlabels, caplabels;
+    uint64_t *label_addr;                /* per label: first lane address of its last request */
+    uint64_t prev_block, prev_warp;
     char out_label[COALSIM_MAX_LABEL + 1];  /* label of the request handed out */
     char err[512];
 };
@@ -74,6 +83,9 @@ coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_siz
 void coalsim_reader_free(coalsim_reader *rd)
 {
     if (!rd) return;
+    for (size_t i = 0; i < rd->nlabels; i++) free(rd->labels[i]);
+    free(rd->labels);
+    free(rd->label_addr);
     free(rd->name);
     free(rd);
 }
@@ -85,7 +97,8 @@ uint64_t coalsim_reader_records(const coalsim_reader *rd) { return rd->records; 
 static int fail(coalsim_reader *rd, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(rd->err, sizeof rd->err, "%s:%lu: ", rd->name, rd->lineno);
+    int n = rd->binary ? snprintf(rd->err, sizeof rd->err, "%s: byte %llu: ", rd->name, (unsigned long long)rd->at)
+                       : snprintf(rd->err, sizeof rd->err, "%s:%lu: ", rd->name, rd->lineno);
     if (n < 0 || (size_t)n >= sizeof rd->err) n = 0;
     va_start(ap, fmt);
     vsnprintf(rd->err + n, sizeof rd->err - (size_t)n, fmt, ap);
@@ -379,9 +392,170 @@ static void emit(coalsim_reader *rd, coalsim_request *out)
     rd->have_cur = 0;
 }
 
+
+/* ---- binary format v1 (docs/binary-format.md) ---------------------------- */
+
+#define BIN_MAGIC "COALSIMB"
+#define BIN_MAXREQ (1 + 10 + 10 + 10 + 4 + 32 * 10)   /* longest 'R' block */
+
+/* Make at least WANT bytes available in buf[pos..len) unless the input ends
+ * first.  0, or -1 on a read error. */
+static int fill(coalsim_reader *rd, size_t want)
+{
+    while (rd->len - rd->pos < want && !rd->eof) {
+        size_t avail = rd->len - rd->pos;
+        memmove(rd->buf, rd->buf + rd->pos, avail);
+        rd->consumed += rd->pos;
+        rd->pos = 0;
+        rd->len = avail;
+        const char *why = NULL;
+        long got = rd->read(rd->ctx, rd->buf + avail, BUFSZ - avail, &why);
+        if (got < 0) {
+            if (!rd->binary) rd->lineno++;      /* text: the line being read */
+            return fail(rd, "read error: %s", why ? why : strerror(errno));
+        }
+        if (got == 0) rd->eof = 1;
+        rd->len += (size_t)got;
+    }
+    return 0;
+}
+
+/* LEB128 varint from *p (< end); -1 if it runs past end or past 64 bits. */
+static int varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (*p == end) return -1;
+        unsigned char b = *(*p)++;
+        if (shift == 63 && b > 1) return -1;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* The header: magic, version 1, warp size. */
+static int bin_header(coalsim_reader *rd)
+{
+    const unsigned char *h = (const unsigned char *)rd->buf + rd->pos;
+    rd->at = 0;
+    if (rd->len - rd->pos < 12) return fail(rd, "binary trace header is truncated");
+    if (h[8] != 1) return fail(rd, "binary trace version %u; this coalsim reads version 1", h[8]);
+    if (h[9] != rd->warp)
+        return fail(rd, "binary trace was grouped with warp size %u, not %u (convert it again from text)", h[9],
+                    rd->warp);
+    rd->pos += 12;
+    return 0;
+}
+
+/* Next request from a binary trace.  1, 0 at the end marker, -1 on error. */
+static int bin_next(coalsim_reader *rd, coalsim_request *out)
+{
+    for (;;) {
+        if (fill(rd, BIN_MAXREQ) < 0) return -1;
+        rd->at = rd->consumed + rd->pos;
+        const unsigned char *p = (const unsigned char *)rd->buf + rd->pos, *end = (const unsigned char *)rd->buf + rd->len;
+        if (p == end) return fail(rd, "binary trace is truncated (no end marker)");
+        unsigned char tag = *p++;
+        uint64_t v;
+        if (tag == 'E') {
+            if (varint(&p, end, &v) < 0) return fail(rd, "binary trace is truncated in its end marker");
+            if (v != rd->nreq)
+                return fail(rd, "end marker counts %llu requests, the trace holds %llu", (unsigned long long)v,
+                            (unsigned long long)rd->nreq);
+            rd->pos = (size_t)(p - (const unsigned char *)rd->buf);
+            if (fill(rd, 1) < 0) return -1;
+            if (rd->len > rd->pos) {
+                rd->at = rd->consumed + rd->pos;
+                return fail(rd, "data after the end marker");
+            }
+            return 0;
+        }
+        if (tag == 'L') {
+            if (varint(&p, end, &v) < 0 || v == 0 || v > COALSIM_MAX_LABEL || (uint64_t)(end - p) < v)
+                return fail(rd, "bad label definition");
+            if (!label_ok(p, (size_t)v)) return fail(rd, "label is not UTF-8 text (control character or bad byte)");
+            if (rd->nlabels == rd->caplabels) {
+                size_t cap = rd->caplabels ? rd->caplabels * 2 : 16;
+                char **l = realloc(rd->labels, cap * sizeof *l);
+                if (!l) return fail(rd, "out of memory");
+                rd->labels = l;
+                uint64_t *a = realloc(rd->label_addr, cap * sizeof *a);
+                if (!a) return fail(rd, "out of memory");
+                rd->label_addr = a;
+                rd->caplabels = cap;
+            }
+            char *lab = malloc((size_t)v + 1);
+            if (!lab) return fail(rd, "out of memory");
+            memcpy(lab, p, (size_t)v);
+            lab[v] = '\0';
+            rd->label_addr[rd->nlabels] = 0;
+            rd->labels[rd->nlabels++] = lab;
+            rd->pos = (size_t)(p + v - (const unsigned char *)rd->buf);
+            continue;
+        }
+        if (tag != 'R') return fail(rd, "unknown block tag 0x%02x", tag);
+        if (p == end) return fail(rd, "binary trace is truncated in a request");
+        unsigned kind = *p++;
+        if (kind >> 5 || (kind >> 2 & 7) > 4) return fail(rd, "bad request kind 0x%02x", kind);
+        coalsim_request *r = out;
+        r->op = (coalsim_op)(kind & 1);
+        r->space = (coalsim_space)(kind >> 1 & 1);
+        r->size = 1u << (kind >> 2 & 7);
+        uint64_t lab, db, dw;
+        if (varint(&p, end, &lab) < 0 || varint(&p, end, &db) < 0 || varint(&p, end, &dw) < 0 || end - p < 4)
+            return fail(rd, "binary trace is truncated in a request");
+        if (lab >= rd->nlabels) return fail(rd, "request names label %llu, not defined", (unsigned long long)lab);
+        r->label = rd->labels[lab];
+        r->block = rd->prev_block + (uint64_t)unzigzag(db);
+        r->warp = rd->prev_warp + (uint64_t)unzigzag(dw);
+        r->active = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        p += 4;
+        if (!r->active || (rd->warp < 32 && r->active >> rd->warp))
+            return fail(rd, "request's lane mask 0x%08x does not fit a warp of %u", r->active, rd->warp);
+        uint64_t prev = rd->label_addr[lab];
+        int first = 1;
+        for (uint32_t m = r->active; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (varint(&p, end, &v) < 0) return fail(rd, "binary trace is truncated in a request");
+            uint64_t a = prev + (uint64_t)unzigzag(v) * r->size;
+            if (a > UINT64_MAX - (r->size - 1))
+                return fail(rd, "address 0x%llx plus %u bytes wraps past 2^64", (unsigned long long)a, r->size);
+            if (r->space == COALSIM_SHARED && a > 0xffffffffull - (r->size - 1))
+                return fail(rd, "shared address 0x%llx is beyond the 4 GiB shared window", (unsigned long long)a);
+            r->addr[l] = a;
+            if (first) rd->label_addr[lab] = a, first = 0;
+            prev = a;
+        }
+        rd->prev_block = r->block;
+        rd->prev_warp = r->warp;
+        rd->nreq++;
+        rd->records += (uint64_t)__builtin_popcount(r->active);
+        r->line = (unsigned long)rd->nreq;
+        rd->pos = (size_t)(p - (const unsigned char *)rd->buf);
+        return 1;
+    }
+}
+
+int coalsim_reader_is_binary(const coalsim_reader *rd) { return rd->binary; }
+
 int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out)
 {
     if (rd->failed) return -1;
+    if (!rd->started) {
+        rd->started = 1;
+        if (fill(rd, 12) < 0) return -1;
+        if (rd->len - rd->pos >= 8 && memcmp(rd->buf + rd->pos, BIN_MAGIC, 8) == 0) {
+            rd->binary = 1;
+            if (bin_header(rd) < 0) return -1;
+        }
+    }
+    if (rd->binary) return bin_next(rd, out);
     for (;;) {
         size_t len = 0;
         char *line = NULL;

@@ -27,9 +27,10 @@ char *__wrap_strdup(const char *s) { return fail_now() ? NULL : __real_strdup(s)
 
 /* Read a trace with 200 distinct labels (growing the totals several times)
  * with the K-th allocation failing.  Returns 1 if the run completed. */
-static int run_with_failure_at(long k, const char *text)
+static int run_with_failure_at(long k, const char *text, size_t len)
 {
-    FILE *fp = str_file(text);
+    FILE *fp = fmemopen((void *)text, len, "r");
+    ck_assert_ptr_nonnull(fp);
     coalsim_arch a = arch_of("hopper");
     seen = 0;
     armed = k;
@@ -62,15 +63,35 @@ START_TEST(test_every_allocation_failure_is_a_clean_status)
     static char text[200 * 40];
     size_t n = 0;
     for (int i = 0; i < 200; i++) n += (size_t)snprintf(text + n, sizeof text - n, "ld global 4 L%d 0 0 %d\n", i, 4 * i);
-    long k;
-    for (k = 0; k < 10000; k++)
-        if (run_with_failure_at(k, text)) break;
-    /* the loop ended because an allocation count was reached that no longer
-     * fails: every earlier one was made to fail and handled */
-    ck_assert_int_lt(k, 10000);
-    ck_assert_int_gt(k, 10);   /* reader, totals, labels, growth: many points */
-    /* and the run with no failure gives the right totals */
-    ck_assert_int_eq(run_with_failure_at(-1, text), 1);
+    /* the same trace in binary, whose reader keeps a label table */
+    char *bin = NULL;
+    size_t binlen = 0;
+    {
+        FILE *out = open_memstream(&bin, &binlen), *in = str_file(text);
+        coalsim_reader *rd = coalsim_reader_new(in, "t", 32);
+        coalsim_bwriter *w = coalsim_bwriter_new(out, 32);
+        coalsim_request r;
+        while (coalsim_reader_next(rd, &r) == 1) ck_assert_int_eq(coalsim_bwriter_put(w, &r), 0);
+        ck_assert_int_eq(coalsim_bwriter_finish(w), 0);
+        coalsim_bwriter_free(w);
+        coalsim_reader_free(rd);
+        fclose(in);
+        fclose(out);
+    }
+    const char *inputs[2] = {text, bin};
+    size_t lens[2] = {strlen(text), binlen};
+    for (int i = 0; i < 2; i++) {
+        long k;
+        for (k = 0; k < 10000; k++)
+            if (run_with_failure_at(k, inputs[i], lens[i])) break;
+        /* the loop ended because an allocation count was reached that no
+         * longer fails: every earlier one was made to fail and handled */
+        ck_assert_int_lt(k, 10000);
+        ck_assert_int_gt(k, 10);   /* reader, totals, labels, growth: many points */
+        /* and the run with no failure completes */
+        ck_assert_int_eq(run_with_failure_at(-1, inputs[i], lens[i]), 1);
+    }
+    free(bin);
 }
 END_TEST
 

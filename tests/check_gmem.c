@@ -133,6 +133,37 @@ START_TEST(test_gmem_top_of_address_space_does_not_wrap)
 }
 END_TEST
 
+/* The sector count against its definition, counted the slow way, on random
+ * requests: lanes in and out of order, shared sectors, every size. */
+START_TEST(test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force)
+{
+    uint64_t x = 88172645463325252ull;
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    for (int iter = 0; iter < 20000; iter++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        coalsim_request r = {.op = COALSIM_LD, .space = COALSIM_GLOBAL, .size = sizes[x % 5], .label = "t"};
+        r.active = (uint32_t)(x >> 8) | (iter & 1 ? 0xffffffffu : 0);
+        if (!r.active) r.active = 1;
+        uint64_t span = (x >> 40) % 3 == 0 ? 64 : (x >> 40) % 3 == 1 ? 1024 : 1u << 20;
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            r.addr[l] = iter % 3 == 0 ? (uint64_t)l * r.size * ((x >> 50) % 2 + 1) : (x % span) / r.size * r.size;
+        }
+        uint64_t seen[64];
+        unsigned n = 0;
+        for (int l = 0; l < 32; l++) {
+            if (!(r.active >> l & 1)) continue;
+            for (uint64_t u = r.addr[l] / 32; u <= (r.addr[l] + r.size - 1) / 32; u++) {
+                unsigned k = 0;
+                while (k < n && seen[k] != u) k++;
+                if (k == n) seen[n++] = u;
+            }
+        }
+        ck_assert_uint_eq(model("hopper", &r).sectors, n);
+    }
+}
+END_TEST
+
 Suite *make_gmem_suite(void)
 {
     Suite *s = suite_create("gmem");
@@ -150,6 +181,7 @@ Suite *make_gmem_suite(void)
     tcase_add_test(l, test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses);
     tcase_add_test(l, test_gmem_inactive_lanes_move_nothing);
     tcase_add_test(l, test_gmem_top_of_address_space_does_not_wrap);
+    tcase_add_test(l, test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force);
     suite_add_tcase(s, l);
     return s;
 }

@@ -243,6 +243,43 @@ START_TEST(test_smem_worst_bank_is_the_most_conflicted_one)
 }
 END_TEST
 
+/* For 1-4-byte lanes the whole warp is one phase: the cost is, by
+ * definition, the most distinct words one bank is asked for.  Counted the
+ * slow way on random requests. */
+START_TEST(test_smem_small_lanes_cost_the_most_distinct_words_of_one_bank)
+{
+    uint64_t x = 2463534242ull;
+    static const unsigned sizes[] = {1, 2, 4};
+    for (int iter = 0; iter < 20000; iter++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t a[32];
+        unsigned size = sizes[x % 3];
+        uint32_t active = (uint32_t)(x >> 9) | (iter & 1 ? 0xffffffffu : 0);
+        if (!active) active = 1;
+        uint64_t span = iter % 2 ? 512 : 48 * 1024;
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            a[l] = (x % span) / size * size;
+        }
+        unsigned best = 0;
+        for (unsigned bank = 0; bank < 32; bank++) {
+            uint64_t words[32];
+            unsigned n = 0;
+            for (int l = 0; l < 32; l++) {
+                if (!(active >> l & 1) || a[l] / 4 % 32 != bank) continue;
+                unsigned k = 0;
+                while (k < n && words[k] != a[l] / 4) k++;
+                if (k == n) words[n++] = a[l] / 4;
+            }
+            if (n > best) best = n;
+        }
+        coalsim_result res = sm("hopper", iter % 3 ? COALSIM_LD : COALSIM_ST, size, a, active);
+        ck_assert_uint_eq(res.wavefronts, best);
+        ck_assert_uint_eq(res.max_ways, best);
+    }
+}
+END_TEST
+
 Suite *make_smem_suite(void)
 {
     Suite *s = suite_create("smem");
@@ -270,6 +307,7 @@ Suite *make_smem_suite(void)
     tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
     tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);
+    tcase_add_test(l, test_smem_small_lanes_cost_the_most_distinct_words_of_one_bank);
     suite_add_tcase(s, l);
     return s;
 }
