@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Flat memory: stream a multi-gigabyte generated trace through coalsim's stdin
 # (never stored on disk) and report its peak resident memory.
 #   usage: bench/flat-memory.sh [RECORDS]     (default 110 M records, ~4.2 GB)
-set -e
+set -eo pipefail
 cd "$(dirname "$0")/.."
 records=${1:-110000000}
 make -s build/coalsim
