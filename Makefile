@@ -4,7 +4,7 @@ DESTDIR ?=
 CC ?= cc
 BUILD ?= build
 
-STD = -std=c11 -D_POSIX_C_SOURCE=200809L
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes
 WERROR ?= -Werror
 OPT ?= -O2 -g
@@ -23,7 +23,7 @@ FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
 LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/report.c
-CMD_SRC = sim/main.c sim/input.c
+CMD_SRC = sim/main.c sim/input.c sim/parallel.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_alloc.c
@@ -41,7 +41,7 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) -o $@ $^ $(ZLIB_LIBS)
+	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS)
 
 $(BUILD)/sim/input.o: sim/input.c
 	@mkdir -p $(dir $@)

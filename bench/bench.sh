@@ -38,7 +38,8 @@ measure() {   # label, command...: prints median seconds and max RSS (KB)
 }
 cat "$trace" > /dev/null     # warm the page cache
 measure "wc -l" wc -l "$trace"
-measure "coalsim" build/coalsim "$trace"
+measure "coalsim" build/coalsim --threads 1 "$trace"
+measure "coalsim --threads $(nproc)" build/coalsim --threads "$(nproc)" "$trace"
 awk -v a="$(cat build/bench.coalsim)" -v b="$(cat 'build/bench.wc -l')" \
     'BEGIN { printf "coalsim / wc -l: %.2fx the time\n", a / b }'
 

@@ -129,6 +129,12 @@ const char *coalsim_reader_error(const coalsim_reader *rd);
  * the current request's prefix.  Slower; the results are the same (a test
  * compares the two on random traces). */
 void coalsim_reader_simple(coalsim_reader *rd);
+/* Number lines from BASE + 1 on: for a reader that starts in the middle of a
+ * text trace (one part of a trace split across threads).  Call it before the
+ * first read; the input is then taken as text. */
+void coalsim_reader_set_line(coalsim_reader *rd, unsigned long base);
+/* Lines read so far (text), counted from the base. */
+unsigned long coalsim_reader_line(const coalsim_reader *rd);
 /* 1 once the reader has seen that its input is a binary trace.  Then request
  * lines are request numbers and messages name byte offsets. */
 int coalsim_reader_is_binary(const coalsim_reader *rd);
@@ -172,6 +178,9 @@ coalsim_stats *coalsim_stats_new(void);
 void coalsim_stats_free(coalsim_stats *st);
 /* Add one modelled request.  Returns 0, or -1 if memory runs out. */
 int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim_result *res);
+/* Add SRC's accesses into DST as if SRC's requests had come after DST's: new
+ * accesses are appended in SRC's order.  0, or -1 if memory runs out. */
+int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 size_t coalsim_stats_count(const coalsim_stats *st);
 const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i);
 

@@ -4,14 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "coalsim.h"
 
 #include "input.h"
+#include "parallel.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
-typedef enum { O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ } opt_id;
+typedef enum {
+    O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS
+} opt_id;
 
 /* One table drives parsing and --help. */
 static const struct option_def {
@@ -30,6 +35,7 @@ static const struct option_def {
     {O_JSON, "--json", NULL, "one JSON object per trace on stdout"},
     {O_CSV, "--csv", NULL, "CSV, one row per access"},
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
+    {O_THREADS, "--threads", "N", "threads for a large text file (default: all cores from 32 MiB)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -84,11 +90,32 @@ typedef struct {
     coalsim_arch arch;
     coalsim_format fmt;
     int per_request;
+    long threads;           /* 0: choose by file size */
 } config;
+
+/* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
+static unsigned threads_for(const config *cf, const char *path)
+{
+    if (cf->per_request) return 1;                 /* requests print in order */
+    if (cf->threads) return (unsigned)cf->threads;
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
+}
 
 /* Analyse one trace; report goes to out.  0, or EXIT_INPUT after printing why. */
 static int run(const config *cf, const char *path, FILE *out)
 {
+    coalsim_stats *pst = NULL;
+    int prc = parallel_analyse(path, &cf->arch, threads_for(cf, path), &pst);
+    if (prc < 0) return EXIT_INPUT;
+    if (prc == 0) {
+        int bad = coalsim_report(out, cf->fmt, path, &cf->arch, pst) != 0;
+        coalsim_stats_free(pst);
+        if (bad) fprintf(stderr, "coalsim: %s: cannot write the report\n", path);
+        return bad ? EXIT_INPUT : EXIT_OK;
+    }
     input in;
     if (input_open(&in, path, cf->arch.warp_size) != 0) return EXIT_INPUT;
     const char *name = in.name;
@@ -329,6 +356,7 @@ int main(int argc, char **argv)
         case O_JSON: cf.fmt = COALSIM_JSON; break;
         case O_CSV: cf.fmt = COALSIM_CSV; break;
         case O_PERREQ: cf.per_request = 1; break;
+        case O_THREADS: dst = &cf.threads; break;
         default: break;
         }
         if (dst && (*dst = number(val)) < 0) {

@@ -103,6 +103,28 @@ static coalsim_access *find(coalsim_stats *st, const coalsim_request *r)
     return &st->acc[st->n - 1];
 }
 
+int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        const coalsim_access *s = &src->acc[i];
+        coalsim_request key = {.op = s->op, .space = s->space, .size = s->size, .label = s->label,
+                               .line = s->first_line};
+        coalsim_access *d = find(dst, &key);
+        if (!d) return -1;
+        d->requests += s->requests;
+        d->active_threads += s->active_threads;
+        d->requested_bytes += s->requested_bytes;
+        d->sectors += s->sectors;
+        d->ideal_sectors += s->ideal_sectors;
+        d->lines += s->lines;
+        d->wavefronts += s->wavefronts;
+        d->ideal_wavefronts += s->ideal_wavefronts;
+        /* strictly greater, as add does: the earlier worst bank stays on a tie */
+        if (s->max_ways > d->max_ways) d->max_ways = s->max_ways, d->worst_bank = s->worst_bank;
+    }
+    return 0;
+}
+
 int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim_result *res)
 {
     coalsim_access *a = find(st, r);

@@ -92,6 +92,12 @@ void coalsim_reader_free(coalsim_reader *rd)
 
 const char *coalsim_reader_error(const coalsim_reader *rd) { return rd->err; }
 void coalsim_reader_simple(coalsim_reader *rd) { rd->simple = 1; }
+void coalsim_reader_set_line(coalsim_reader *rd, unsigned long base)
+{
+    rd->lineno = base;
+    rd->started = 1;        /* the middle of a text trace: no format sniffing */
+}
+unsigned long coalsim_reader_line(const coalsim_reader *rd) { return rd->lineno; }
 uint64_t coalsim_reader_records(const coalsim_reader *rd) { return rd->records; }
 
 static int fail(coalsim_reader *rd, const char *fmt, ...)

@@ -60,12 +60,42 @@ START_TEST(test_stats_efficiency_is_requested_over_moved)
 }
 END_TEST
 
+START_TEST(test_stats_merge_equals_adding_in_sequence)
+{
+    coalsim_stats *all = coalsim_stats_new(), *a = coalsim_stats_new(), *b = coalsim_stats_new();
+    const char *labels[] = {"p", "q", "p", "r", "q", "s"};
+    for (int i = 0; i < 6; i++) {
+        coalsim_request r = {.op = COALSIM_LD, .space = COALSIM_SHARED, .size = 4, .label = labels[i],
+                             .active = 1, .line = (unsigned long)i + 1};
+        coalsim_result res = {.active_threads = 1, .requested_bytes = 4, .wavefronts = (unsigned)i + 1,
+                              .ideal_wavefronts = 1, .max_ways = i == 4 ? 5 : 2, .worst_bank = (unsigned)i};
+        ck_assert_int_eq(coalsim_stats_add(all, &r, &res), 0);
+        ck_assert_int_eq(coalsim_stats_add(i < 3 ? a : b, &r, &res), 0);
+    }
+    ck_assert_int_eq(coalsim_stats_merge(a, b), 0);
+    ck_assert_uint_eq(coalsim_stats_count(a), coalsim_stats_count(all));
+    for (size_t i = 0; i < coalsim_stats_count(all); i++) {
+        const coalsim_access *x = coalsim_stats_get(all, i), *y = coalsim_stats_get(a, i);
+        ck_assert_str_eq(x->label, y->label);
+        ck_assert_uint_eq(x->first_line, y->first_line);
+        ck_assert_uint_eq(x->requests, y->requests);
+        ck_assert_uint_eq(x->wavefronts, y->wavefronts);
+        ck_assert_uint_eq(x->max_ways, y->max_ways);
+        ck_assert_uint_eq(x->worst_bank, y->worst_bank);
+    }
+    coalsim_stats_free(all);
+    coalsim_stats_free(a);
+    coalsim_stats_free(b);
+}
+END_TEST
+
 Suite *make_stats_suite(void)
 {
     Suite *s = suite_create("stats");
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_stats_group_by_label_op_space_in_order_of_first_appearance);
     tcase_add_test(c, test_stats_efficiency_is_requested_over_moved);
+    tcase_add_test(c, test_stats_merge_equals_adding_in_sequence);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_stats_keep_ten_thousand_distinct_labels_apart);
