@@ -22,7 +22,7 @@ endif
 FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
-LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/report.c
+LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/explain.c sim/report.c
 CMD_SRC = sim/main.c sim/input.c sim/parallel.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \

@@ -104,6 +104,11 @@ void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_resu
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 
+/* One sentence naming the cause of RES for a learner ("misaligned by 4 bytes:
+ * 5 sectors instead of 4", "32-way conflict on bank 0: ... pad the row by one
+ * element") into buf (always terminated).  Never fails. (explain.c) */
+void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap);
+
 /* ---- trace format v1 reader (trace.c) --------------------------------- */
 
 typedef struct coalsim_reader coalsim_reader;
@@ -170,6 +175,8 @@ typedef struct coalsim_access {
     uint64_t sectors, ideal_sectors, lines;                  /* global */
     uint64_t wavefronts, ideal_wavefronts;                   /* shared */
     unsigned max_ways, worst_bank;                           /* shared */
+    coalsim_request sample;      /* the first request with the most lanes (its label is this one's) */
+    coalsim_result sample_result;
 } coalsim_access;
 
 typedef struct coalsim_stats coalsim_stats;

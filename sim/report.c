@@ -92,6 +92,13 @@ static int text(FILE *out, const char *name, const coalsim_arch *a, const coalsi
                     per(ac->ideal_wavefronts, ac->requests), 100.0 * coalsim_access_smem_efficiency(ac), worst);
         }
     }
+    if (n) fprintf(out, "\nWhy (each access's fullest request)\n");
+    for (size_t i = 0; i < n; i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        char why[320];
+        coalsim_explain(a, &ac->sample, &ac->sample_result, why, sizeof why);
+        fprintf(out, "  %-*s  %s %s: %s\n", w, ac->label, coalsim_op_name(ac->op), coalsim_space_name(ac->space), why);
+    }
     sum(st, t);
     if (n) fprintf(out, "\nTotals\n");
     for (int sp = 0; sp < 2; sp++)
@@ -138,8 +145,12 @@ static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsi
             a->name, a->warp_size, a->sector_bytes, a->line_bytes, a->banks, a->bank_width, a->bank_mode);
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {
         const coalsim_access *ac = coalsim_stats_get(st, i);
+        char why[320];
+        coalsim_explain(a, &ac->sample, &ac->sample_result, why, sizeof why);
         fprintf(out, "%s\n  {\"label\": ", i ? "," : "");
         json_str(out, ac->label);
+        fprintf(out, ", \"explanation\": ");
+        json_str(out, why);
         fprintf(out, ", \"op\": \"%s\", \"space\": \"%s\", \"size\": %u, \"first_line\": %lu, \"requests\": %llu, "
                      "\"active_threads\": %llu, \"requested_bytes\": %llu, ",
                 coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size, ac->first_line,

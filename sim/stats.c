@@ -121,6 +121,11 @@ int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src)
         d->ideal_wavefronts += s->ideal_wavefronts;
         /* strictly greater, as add does: the earlier worst bank stays on a tie */
         if (s->max_ways > d->max_ways) d->max_ways = s->max_ways, d->worst_bank = s->worst_bank;
+        if (s->sample_result.active_threads > d->sample_result.active_threads) {
+            d->sample = s->sample;
+            d->sample.label = d->label;
+            d->sample_result = s->sample_result;
+        }
     }
     return 0;
 }
@@ -138,6 +143,11 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
     a->wavefronts += res->wavefronts;
     a->ideal_wavefronts += res->ideal_wavefronts;
     if (res->max_ways > a->max_ways) a->max_ways = res->max_ways, a->worst_bank = res->worst_bank;
+    if (res->active_threads > a->sample_result.active_threads) {
+        a->sample = *r;
+        a->sample.label = a->label;
+        a->sample_result = *res;
+    }
     return 0;
 }
 

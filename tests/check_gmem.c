@@ -164,6 +164,35 @@ START_TEST(test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force)
 }
 END_TEST
 
+static const char *why(const coalsim_request *r)
+{
+    static char buf[320];
+    coalsim_arch a = arch_of("hopper");
+    coalsim_result res;
+    coalsim_model(&a, r, &res);
+    coalsim_explain(&a, r, &res, buf, sizeof buf);
+    return buf;
+}
+
+START_TEST(test_explain_names_misalignment_stride_broadcast_and_permutation)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 4 * (lane + 1));
+    ck_assert_str_eq(why(&r), "misaligned by 4 bytes: 5 sectors instead of 4 (start the warp's data on a 32-byte boundary)");
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 128 * lane);
+    ck_assert_str_eq(why(&r), "stride of 128 bytes between lanes: one sector per lane, 32 sectors instead of 4 (12.5%)");
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE);
+    ck_assert_str_eq(why(&r), "broadcast: all 32 lanes read the same 4 bytes; 1 sector moves 32 bytes for 4 used (12.5%)");
+    REQ_FOR(r, COALSIM_ST, COALSIM_GLOBAL, 4, BASE + 4 * (lane ^ 1));
+    ck_assert_str_eq(why(&r), "permuted but coalesced: the lanes write 128 bytes in 4 sectors, in another order");
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 4, 4 * 32 * lane);
+    ck_assert_str_eq(why(&r), "32-way conflict on bank 0: lanes are 32 bank words apart, a multiple of 32 banks, so they "
+                              "all land on one bank: pad the row by one element (or XOR-swizzle the column)");
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 8 * lane);
+    ck_assert_str_eq(why(&r), "conflict-free: no bank is asked for two rows at once (8-byte lanes: a half warp per wavefront)");
+}
+END_TEST
+
 Suite *make_gmem_suite(void)
 {
     Suite *s = suite_create("gmem");
@@ -176,6 +205,7 @@ Suite *make_gmem_suite(void)
     tcase_add_test(c, test_gmem_strided_read_sectors_double_with_stride_until_eight);
     tcase_add_test(c, test_gmem_16_byte_lanes_fill_sixteen_sectors);
     tcase_add_test(c, test_gmem_four_thread_warp_with_16_byte_rows_moves_four_rows_per_row_sum_step);
+    tcase_add_test(c, test_explain_names_misalignment_stride_broadcast_and_permutation);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses);

@@ -1,0 +1,140 @@
+/* One sentence per access that names the cause of what the model counted, in
+ * words a learner reads: coalesced, misaligned, strided, broadcast, permuted,
+ * scattered; conflict-free, or which bank conflicts and what would fix it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coalsim.h"
+
+static void say(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* Byte stride between consecutive lanes if every active lane l sits at
+ * addr[first] + (l - first) * stride; 0 if there is none (or one lane). */
+static int64_t lane_stride(const coalsim_request *r, unsigned *first_out)
+{
+    unsigned first = 32, second = 32;
+    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
+        if (r->active >> l & 1) {
+            if (first == 32) first = l;
+            else if (second == 32) second = l;
+        }
+    *first_out = first;
+    if (second == 32) return 0;
+    int64_t d = (int64_t)(r->addr[second] - r->addr[first]);
+    if (d % (int64_t)(second - first)) return 0;
+    d /= (int64_t)(second - first);
+    for (unsigned l = second + 1; l < COALSIM_MAX_WARP; l++)
+        if (r->active >> l & 1 && r->addr[l] != r->addr[first] + (uint64_t)(d * (int64_t)(l - first))) return 0;
+    return d;
+}
+
+static int all_same(const coalsim_request *r)
+{
+    int seen = 0;
+    uint64_t a = 0;
+    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
+        if (r->active >> l & 1) {
+            if (seen && r->addr[l] != a) return 0;
+            a = r->addr[l], seen = 1;
+        }
+    return 1;
+}
+
+static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
+{
+    unsigned first, n = res->active_threads, sec = a->sector_bytes;
+    const char *verb = r->op == COALSIM_LD ? "read" : "write";
+    int64_t d = lane_stride(r, &first);
+    double eff = res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * sec) : 0;
+    if (n > 1 && all_same(r)) {
+        say(buf, cap, "broadcast: all %u lanes %s the same %u bytes; 1 sector moves %u bytes for %u used (%.1f%%)",
+            n, verb, r->size, sec, r->size, eff);
+    } else if (n == 1) {
+        say(buf, cap, "one active lane: %u sector%s for %u bytes", res->sectors, res->sectors == 1 ? "" : "s", r->size);
+    } else if (d == (int64_t)r->size || d == -(int64_t)r->size) {
+        uint64_t lo = d > 0 ? r->addr[first] : r->addr[first] + (uint64_t)(d * (int64_t)(n - 1));
+        unsigned off = (unsigned)(lo % sec);
+        if (res->sectors > res->ideal_sectors && off)
+            say(buf, cap, "misaligned by %u bytes: %u sectors instead of %u (start the warp's data on a %u-byte boundary)",
+                off, res->sectors, res->ideal_sectors, sec);
+        else
+            say(buf, cap, "coalesced%s: %u lanes %s %u contiguous bytes in %u sector%s", d < 0 ? " (lanes reversed)" : "",
+                n, verb, res->requested_bytes, res->sectors, res->sectors == 1 ? "" : "s");
+    } else if (d) {
+        uint64_t ad = (uint64_t)(d < 0 ? -d : d);
+        if (ad >= sec)
+            say(buf, cap, "stride of %llu bytes between lanes: one sector per lane, %u sectors instead of %u (%.1f%%)",
+                (unsigned long long)ad, res->sectors, res->ideal_sectors, eff);
+        else
+            say(buf, cap, "stride of %llu bytes between lanes: each sector serves %llu lanes, %u sectors instead of %u (%.1f%%)",
+                (unsigned long long)ad, (unsigned long long)(sec / ad), res->sectors, res->ideal_sectors, eff);
+    } else if (res->sectors == res->ideal_sectors) {
+        say(buf, cap, "permuted but coalesced: the lanes %s %u bytes in %u sector%s, in another order", verb,
+            res->requested_bytes, res->sectors, res->sectors == 1 ? "" : "s");
+    } else if (res->requested_bytes < n * r->size) {
+        say(buf, cap, "lanes share addresses: %u distinct bytes for %u lanes, %u sectors (ideal %u, %.1f%%)",
+            res->requested_bytes, n, res->sectors, res->ideal_sectors, eff);
+    } else {
+        say(buf, cap, "scattered addresses: %u sectors instead of %u (%.1f%%)", res->sectors, res->ideal_sectors, eff);
+    }
+}
+
+static unsigned gcd(unsigned x, unsigned y)
+{
+    while (y) {
+        unsigned t = x % y;
+        x = y, y = t;
+    }
+    return x;
+}
+
+static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
+{
+    unsigned first, n = res->active_threads;
+    int64_t d = lane_stride(r, &first);
+    const char *phases = "";
+    if (res->phases > 1 && res->ideal_wavefronts > 1)
+        phases = r->size == 8 ? " (8-byte lanes: a half warp per wavefront)" : " (16-byte lanes: a quarter warp per wavefront)";
+    if (res->max_ways <= 1) {
+        if (n > 1 && all_same(r))
+            say(buf, cap, "broadcast: one word to all %u lanes, no conflict%s", n, phases);
+        else
+            say(buf, cap, "conflict-free: no bank is asked for two rows at once%s", phases);
+        return;
+    }
+    unsigned word = a->bank_mode / 8, banks = a->banks;
+    if (d && (uint64_t)(d < 0 ? -d : d) % word == 0 && (uint64_t)(d < 0 ? -d : d) > r->size) {
+        unsigned w = (unsigned)((uint64_t)(d < 0 ? -d : d) / word);
+        unsigned elem = r->size >= word ? r->size / word : 1;
+        if (w % banks == 0)
+            say(buf, cap, "%u-way conflict on bank %u: lanes are %u bank words apart, a multiple of %u banks, so they all "
+                          "land on one bank: pad the row by one element (or XOR-swizzle the column)%s",
+                res->max_ways, res->worst_bank, w, banks, phases);
+        else
+            say(buf, cap, "%u-way conflict on bank %u: a stride of %u bank words shares the factor %u with %u banks; "
+                          "make it odd (pad the row by %u element%s)%s",
+                res->max_ways, res->worst_bank, w, gcd(w, banks), banks, elem, elem == 1 ? "" : "s", phases);
+        return;
+    }
+    say(buf, cap, "%u-way conflict on bank %u: lanes %s different rows of the same bank; pad the rows or XOR-swizzle "
+                  "the column index%s",
+        res->max_ways, res->worst_bank, r->op == COALSIM_LD ? "read" : "write", phases);
+}
+
+void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
+{
+    if (!cap) return;
+    if (!r->active) {
+        say(buf, cap, "no active lane");
+        return;
+    }
+    if (r->space == COALSIM_GLOBAL) gmem(a, r, res, buf, cap);
+    else smem(a, r, res, buf, cap);
+}
