@@ -104,6 +104,30 @@ void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_resu
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 
+/* ---- shared tiles: padding and swizzle (tile.c) ------------------------- */
+
+/* A ROWS x COLS tile of ELEM-byte elements, rows padded by PAD elements, or
+ * (SWIZZLE > 0, COLS a power of two) with column c of row r stored at
+ * c ^ (r * SWIZZLE % COLS).  THREADS threads (0 = one per element) walk it
+ * in order, thread idx touching element (idx / COLS, idx % COLS), or with
+ * BY_COLUMN (idx % ROWS, idx / ROWS): the seed's column-major read. */
+typedef struct coalsim_tile {
+    unsigned rows, cols, elem, pad, swizzle;
+    int by_column;
+    coalsim_op op;
+    uint64_t threads;
+} coalsim_tile;
+
+typedef struct coalsim_tile_result {
+    uint64_t requests, wavefronts, ideal_wavefronts;
+    unsigned max_ways;
+    uint64_t bytes;                 /* shared memory the layout takes */
+} coalsim_tile_result;
+
+/* Model every warp's access to the tile.  0, or -1 if the tile is not
+ * well-formed (zero size, bad element size, swizzle of a non-power-of-two). */
+int coalsim_tile_cost(const coalsim_arch *a, const coalsim_tile *t, coalsim_tile_result *out);
+
 /* One sentence naming the cause of RES for a learner ("misaligned by 4 bytes:
  * 5 sectors instead of 4", "32-way conflict on bank 0: ... pad the row by one
  * element") into buf (always terminated).  Never fails. (explain.c) */

@@ -37,6 +37,7 @@ sort:;
 
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
+    *out = (coalsim_result){0};
     out->active_threads = (unsigned)__builtin_popcount(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     out->sectors = count_units(r, a->sector_bytes);

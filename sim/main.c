@@ -9,6 +9,7 @@
 
 #include "coalsim.h"
 
+#include "advise.h"
 #include "input.h"
 #include "parallel.h"
 
@@ -47,7 +48,8 @@ static void help(void)
 {
     printf("coalsim %s: is this GPU access pattern coalesced, and does this shared tile conflict?\n\n", COALSIM_VERSION);
     printf("usage: coalsim [options] TRACE...\n"
-           "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n\n"
+           "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n"
+           "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
            "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
            "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
@@ -291,6 +293,7 @@ static int convert_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
     config cf = {.fmt = COALSIM_TEXT};
     const char *arch_name = "hopper";
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;

@@ -91,6 +91,7 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
      * worst quarter (Programming Guide, "Compute Capability 2.x", 128-bit). */
     int fermi16 = a->split == COALSIM_SPLIT_FERMI && r->size == 16;
     unsigned group = fermi16 ? 2 * step : step;
+    *out = (coalsim_result){0};
 
     out->active_threads = (unsigned)__builtin_popcount(r->active);
     out->requested_bytes = uniq_requested_bytes(r);

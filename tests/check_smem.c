@@ -280,6 +280,50 @@ START_TEST(test_smem_small_lanes_cost_the_most_distinct_words_of_one_bank)
 }
 END_TEST
 
+static unsigned tile_ways(const char *arch, unsigned rows, unsigned cols, unsigned pad, unsigned swizzle)
+{
+    coalsim_tile t = {.rows = rows, .cols = cols, .elem = 4, .pad = pad, .swizzle = swizzle, .by_column = 1,
+                      .op = COALSIM_LD};
+    coalsim_tile_result r;
+    coalsim_arch a = arch_of(arch);
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    return r.wavefronts == r.ideal_wavefronts ? 1 : r.max_ways;
+}
+
+START_TEST(test_tile_square_column_read_needs_pad_1_on_4_byte_banks_and_pad_2_on_kepler)
+{
+    ck_assert_uint_eq(tile_ways("hopper", 32, 32, 0, 0), 32);
+    ck_assert_uint_eq(tile_ways("hopper", 32, 32, 1, 0), 1);
+    ck_assert_uint_eq(tile_ways("kepler", 32, 32, 0, 0), 16);
+    ck_assert_uint_eq(tile_ways("kepler", 32, 32, 1, 0), 2);
+    ck_assert_uint_eq(tile_ways("kepler", 32, 32, 2, 0), 1);
+    ck_assert_uint_eq(tile_ways("hopper", 32, 32, 0, 1), 1);    /* XOR swizzle, no padding */
+}
+END_TEST
+
+START_TEST(test_tile_rect_column_read_needs_pad_2_everywhere)
+{
+    ck_assert_uint_eq(tile_ways("fermi", 16, 32, 0, 0), 16);
+    ck_assert_uint_eq(tile_ways("kepler", 16, 32, 0, 0), 8);
+    ck_assert_uint_eq(tile_ways("fermi", 16, 32, 1, 0), 2);
+    ck_assert_uint_eq(tile_ways("kepler", 16, 32, 2, 0), 1);
+    ck_assert_uint_eq(tile_ways("hopper", 16, 32, 2, 0), 1);
+}
+END_TEST
+
+START_TEST(test_tile_rejects_malformed_tiles)
+{
+    coalsim_arch a = arch_of("hopper");
+    coalsim_tile_result r;
+    coalsim_tile t = {.rows = 0, .cols = 32, .elem = 4};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);
+    t = (coalsim_tile){.rows = 4, .cols = 24, .elem = 4, .swizzle = 1};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);
+    t = (coalsim_tile){.rows = 4, .cols = 32, .elem = 3};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);
+}
+END_TEST
+
 Suite *make_smem_suite(void)
 {
     Suite *s = suite_create("smem");
@@ -302,12 +346,15 @@ Suite *make_smem_suite(void)
     tcase_add_test(c, test_smem_fermi_16_byte_access_pays_one_extra_way);
     tcase_add_test(c, test_smem_worst_bank_is_the_most_conflicted_one);
     tcase_add_test(c, test_smem_16x16_tile_read_two_columns_per_warp_needs_pad_2);
+    tcase_add_test(c, test_tile_square_column_read_needs_pad_1_on_4_byte_banks_and_pad_2_on_kepler);
+    tcase_add_test(c, test_tile_rect_column_read_needs_pad_2_everywhere);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
     tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);
     tcase_add_test(l, test_smem_small_lanes_cost_the_most_distinct_words_of_one_bank);
+    tcase_add_test(l, test_tile_rejects_malformed_tiles);
     suite_add_tcase(s, l);
     return s;
 }
