@@ -22,7 +22,7 @@ endif
 FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
-LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/explain.c sim/tile.c sim/report.c
+LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/explain.c sim/tile.c sim/picture.c sim/report.c
 CMD_SRC = sim/main.c sim/input.c sim/parallel.c sim/advise.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
@@ -34,7 +34,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck fuzz bench examples deps clean install probes gpu
+.PHONY: all test unit golden hwcheck htmlcheck fuzz bench examples deps clean install probes gpu
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -90,10 +90,14 @@ fuzz: build-fuzz/fuzz_trace
 	cd build-fuzz && ./fuzz_trace -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=65536 -print_final_stats=1 corpus >fuzz.log 2>&1; s=$$?; tail -15 fuzz.log; exit $$s
 
-# Every test: unit suites, golden CLI tests, hardware replay, the same under
-# ASan+UBSan, then a bounded fuzzing run.
+# The HTML report in headless Chromium: no console errors, figures on screen.
+htmlcheck: $(BUILD)/coalsim
+	sh tests/html_check.sh $(BUILD)/coalsim
+
+# Every test: unit suites, golden CLI tests, hardware replay, the HTML report
+# in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden hwcheck
+	$(MAKE) unit golden hwcheck htmlcheck
 	$(MAKE) SANITIZER=address unit golden
 	$(MAKE) fuzz
 

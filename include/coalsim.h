@@ -236,6 +236,20 @@ int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_reque
 /* The same as one JSON object, preceded by a comma unless FIRST. */
 int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first);
 
+/* ---- pictures (picture.c) ---------------------------------------------- */
+
+/* One request drawn as text: for global memory each moved sector with the
+ * lane that uses each byte ('.' moved but unused); for shared memory each
+ * wavefront with the lane each bank serves.  COLOUR adds ANSI colours. */
+int coalsim_picture_text(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res,
+                         int colour);
+/* The same as one SVG element. */
+int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res);
+/* A self-contained HTML report: the access table, each access's fullest
+ * request explained and drawn, then REQS[0..NREQ) drawn. */
+int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                        const coalsim_request *reqs, const coalsim_result *ress, size_t nreq);
+
 const char *coalsim_op_name(coalsim_op op);
 const char *coalsim_space_name(coalsim_space sp);
 

@@ -16,7 +16,8 @@
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
-    O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS
+    O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
+    O_PICTURE, O_HTML
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -37,6 +38,8 @@ static const struct option_def {
     {O_CSV, "--csv", NULL, "CSV, one row per access"},
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
     {O_THREADS, "--threads", "N", "threads for a large text file (default: all cores from 32 MiB)"},
+    {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
+    {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -92,13 +95,24 @@ typedef struct {
     coalsim_arch arch;
     coalsim_format fmt;
     int per_request;
+    int picture, colour;    /* --picture; ANSI colour (stdout is a terminal) */
+    const char *html;       /* --html FILE */
     long threads;           /* 0: choose by file size */
 } config;
+
+#define HTML_REQUESTS 64    /* requests drawn one by one in the HTML report */
+
+typedef struct {
+    coalsim_request req[HTML_REQUESTS];
+    coalsim_result res[HTML_REQUESTS];
+    char label[HTML_REQUESTS][COALSIM_MAX_LABEL + 1];
+    size_t n;
+} kept;
 
 /* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
 static unsigned threads_for(const config *cf, const char *path)
 {
-    if (cf->per_request) return 1;                 /* requests print in order */
+    if (cf->per_request || cf->html) return 1;     /* requests print in order */
     if (cf->threads) return (unsigned)cf->threads;
     struct stat sb;
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
@@ -127,7 +141,8 @@ static int run(const config *cf, const char *path, FILE *out)
     size_t jlen = 0, rlen = 0;
     FILE *jreq = NULL, *rep = out;
     coalsim_stats *st = coalsim_stats_new();
-    if (!st) {
+    kept *keep = cf->html ? calloc(1, sizeof *keep) : NULL;
+    if (!st || (cf->html && !keep)) {
         fprintf(stderr, "coalsim: %s: out of memory\n", name);
         status = EXIT_INPUT;
         goto done;
@@ -154,9 +169,17 @@ static int run(const config *cf, const char *path, FILE *out)
             status = EXIT_INPUT;
             goto done;
         }
+        if (keep && keep->n < HTML_REQUESTS) {
+            size_t k = keep->n++;
+            keep->req[k] = r;
+            keep->res[k] = res;
+            strcpy(keep->label[k], r.label);
+            keep->req[k].label = keep->label[k];
+        }
         if (cf->per_request && cf->fmt == COALSIM_TEXT) {
             fputs("  ", out);
             coalsim_report_request(out, &cf->arch, &r, &res);
+            if (cf->picture) coalsim_picture_text(out, &cf->arch, &r, &res, cf->colour);
         } else if (cf->per_request) {
             coalsim_report_request_json(jreq, &r, &res, nreq == 0);
         }
@@ -172,6 +195,13 @@ static int run(const config *cf, const char *path, FILE *out)
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
+    if (cf->html && status == EXIT_OK) {
+        FILE *h = fopen(cf->html, "w");
+        if (!h || coalsim_report_html(h, name, &cf->arch, st, keep->req, keep->res, keep->n) != 0 || fclose(h) != 0) {
+            fprintf(stderr, "coalsim: %s: cannot write the HTML report\n", cf->html);
+            status = EXIT_INPUT;
+        }
+    }
     if (jreq) {
         /* the JSON report ends in "}\n": add the requests before that brace */
         fclose(jreq);
@@ -186,6 +216,7 @@ done:
     free(jbuf);
     free(rbuf);
     coalsim_stats_free(st);
+    free(keep);
     input_close(&in);
     return status;
 }
@@ -360,6 +391,8 @@ int main(int argc, char **argv)
         case O_CSV: cf.fmt = COALSIM_CSV; break;
         case O_PERREQ: cf.per_request = 1; break;
         case O_THREADS: dst = &cf.threads; break;
+        case O_PICTURE: cf.picture = cf.per_request = 1; break;
+        case O_HTML: cf.html = val; break;
         default: break;
         }
         if (dst && (*dst = number(val)) < 0) {
@@ -391,6 +424,15 @@ int main(int argc, char **argv)
         free(files);
         return usage_error("%s", bad);
     }
+    if (cf.picture && cf.fmt != COALSIM_TEXT) {
+        free(files);
+        return usage_error("%s", "--picture draws in the text report, not with --json or --csv");
+    }
+    if (cf.html && nfiles > 1) {
+        free(files);
+        return usage_error("%s", "--html takes one trace");
+    }
+    cf.colour = isatty(fileno(stdout)) && !getenv("NO_COLOR");
     if (cf.per_request && cf.fmt == COALSIM_CSV) {
         free(files);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "smem_grid.h"
 #include "uniq.h"
 
 /* A 16-byte lane touches at most 4 bank words. */
@@ -110,4 +111,48 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
         out->wavefronts += c.ways;
         if (c.ways > out->max_ways) out->max_ways = c.ways, out->worst_bank = c.bank;
     }
+}
+
+/* Which lane each bank serves in each wavefront (for pictures): rows are the
+ * request's wavefronts in order, phase after phase; within a phase a bank
+ * serves its distinct rows in the order lanes ask for them.  Cell = lane + 1,
+ * 0 when the bank is idle, | SMEM_SHARED when several lanes share the word. */
+unsigned smem_grid(const coalsim_arch *a, const coalsim_request *r, unsigned char grid[][64], unsigned maxrows)
+{
+    unsigned step = lanes_per_phase(a, r), word = a->bank_mode / 8, nrows = 0;
+    int fermi16 = a->split == COALSIM_SPLIT_FERMI && r->size == 16;
+    unsigned group = fermi16 ? 2 * step : step;
+    uint64_t words_per_row = (uint64_t)a->banks * a->bank_width / word;
+    for (unsigned lo = 0; lo < a->warp_size; lo += group) {
+        unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;
+        if (!(r->active & lane_mask(lo, hi))) continue;
+        unsigned used = 0;
+        for (unsigned q = lo; q < hi; q += step) {
+            unsigned qhi = q + step < hi ? q + step : hi;
+            uint64_t seen[64][MAXKEYS / 2];
+            unsigned nseen[64] = {0};
+            for (unsigned l = q; l < qhi; l++) {
+                if (!(r->active >> l & 1)) continue;
+                uint64_t last = (r->addr[l] + r->size - 1) / word;
+                for (uint64_t w = r->addr[l] / word; w <= last; w++) {
+                    unsigned bank = (unsigned)(w % a->banks), k;
+                    uint64_t rw = w / words_per_row;
+                    for (k = 0; k < nseen[bank] && seen[bank][k] != rw; k++) {}
+                    if (k == nseen[bank] && k < MAXKEYS / 2) seen[bank][nseen[bank]++] = rw;
+                    unsigned row = nrows + k;
+                    if (row >= maxrows) continue;
+                    while (used <= k) {
+                        memset(grid[nrows + used], 0, 64);
+                        used++;
+                    }
+                    if (!grid[row][bank]) grid[row][bank] = (unsigned char)(l + 1);
+                    else if ((grid[row][bank] & 0x3f) != l + 1) grid[row][bank] |= SMEM_SHARED;
+                }
+            }
+            if (!fermi16) break;
+        }
+        if (fermi16 && nrows + used < maxrows) memset(grid[nrows + used], 0, 64), used++;  /* the extra way */
+        nrows += used;
+    }
+    return nrows < maxrows ? nrows : maxrows;
 }
