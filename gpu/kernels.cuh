@@ -7,16 +7,20 @@
 
 #define LDG(L, p) (cap_note<CAP>(0, 0, sizeof(*(p)), (L), (p)), *(p))
 #define LDG_LDG(L, p) (cap_note<CAP>(0, 0, sizeof(*(p)), (L), (p)), __ldg(p))
+/* the value first (it may be a load), then the store: the order the GPU
+ * executes them, and so the order the capture records them */
 #define STG(L, p, v)                                          \
     do {                                                      \
+        auto v_ = (v);                                        \
         cap_note<CAP>(1, 0, sizeof(*(p)), (L), (p));          \
-        *(p) = (v);                                           \
+        *(p) = v_;                                            \
     } while (0)
 #define LDS(L, p) (cap_note<CAP>(0, 1, sizeof(*(p)), (L), (p)), *(p))
 #define STS(L, p, v)                                          \
     do {                                                      \
+        auto v_ = (v);                                        \
         cap_note<CAP>(1, 1, sizeof(*(p)), (L), (p));          \
-        *(p) = (v);                                           \
+        *(p) = v_;                                            \
     } while (0)
 
 // ---- seeds 000/002: the add kernel's five access patterns (labels x y z) ----

@@ -236,6 +236,15 @@ int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_reque
 /* The same as one JSON object, preceded by a comma unless FIRST. */
 int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first);
 
+/* ---- kernel sketches (sketch.c; language: docs/sketch-format.md) -------- */
+
+/* Run the sketch TEXT (named NAME in messages) and write its v1 trace to OUT.
+ * SETS: NULL-terminated "param=value" overrides, or NULL.  MAX_RECORDS (0 = no
+ * limit) bounds the trace.  0, or -1 with "NAME:LINE[:COL]: what is wrong" in
+ * err. */
+int coalsim_sketch(const char *text, const char *name, const char *const *sets, FILE *out, uint64_t max_records,
+                   char *err, size_t errcap);
+
 /* ---- pictures (picture.c) ---------------------------------------------- */
 
 /* One request drawn as text: for global memory each moved sector with the

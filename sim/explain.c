@@ -31,7 +31,7 @@ static int64_t lane_stride(const coalsim_request *r, unsigned *first_out)
     if (d % (int64_t)(second - first)) return 0;
     d /= (int64_t)(second - first);
     for (unsigned l = second + 1; l < COALSIM_MAX_WARP; l++)
-        if (r->active >> l & 1 && r->addr[l] != r->addr[first] + (uint64_t)(d * (int64_t)(l - first))) return 0;
+        if (r->active >> l & 1 && r->addr[l] != r->addr[first] + (uint64_t)d * (l - first)) return 0;   /* mod 2^64, no overflow */
     return d;
 }
 
@@ -59,7 +59,7 @@ static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     } else if (n == 1) {
         say(buf, cap, "one active lane: %u sector%s for %u bytes", res->sectors, res->sectors == 1 ? "" : "s", r->size);
     } else if (d == (int64_t)r->size || d == -(int64_t)r->size) {
-        uint64_t lo = d > 0 ? r->addr[first] : r->addr[first] + (uint64_t)(d * (int64_t)(n - 1));
+        uint64_t lo = d > 0 ? r->addr[first] : r->addr[first] + (uint64_t)d * (n - 1);
         unsigned off = (unsigned)(lo % sec);
         if (res->sectors > res->ideal_sectors && off)
             say(buf, cap, "misaligned by %u bytes: %u sectors instead of %u (start the warp's data on a %u-byte boundary)",
@@ -68,7 +68,7 @@ static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
             say(buf, cap, "coalesced%s: %u lanes %s %u contiguous bytes in %u sector%s", d < 0 ? " (lanes reversed)" : "",
                 n, verb, res->requested_bytes, res->sectors, res->sectors == 1 ? "" : "s");
     } else if (d) {
-        uint64_t ad = (uint64_t)(d < 0 ? -d : d);
+        uint64_t ad = (d < 0 ? 0 - (uint64_t)d : (uint64_t)d);
         if (ad >= sec)
             say(buf, cap, "stride of %llu bytes between lanes: one sector per lane, %u sectors instead of %u (%.1f%%)",
                 (unsigned long long)ad, res->sectors, res->ideal_sectors, eff);
@@ -110,8 +110,8 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
         return;
     }
     unsigned word = a->bank_mode / 8, banks = a->banks;
-    if (d && (uint64_t)(d < 0 ? -d : d) % word == 0 && (uint64_t)(d < 0 ? -d : d) > r->size) {
-        unsigned w = (unsigned)((uint64_t)(d < 0 ? -d : d) / word);
+    if (d && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) % word == 0 && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) > r->size) {
+        unsigned w = (unsigned)((d < 0 ? 0 - (uint64_t)d : (uint64_t)d) / word);
         unsigned elem = r->size >= word ? r->size / word : 1;
         if (w % banks == 0)
             say(buf, cap, "%u-way conflict on bank %u: lanes are %u bank words apart, a multiple of %u banks, so they all "

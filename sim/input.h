@@ -11,12 +11,17 @@ typedef struct {
     const char *name;        /* for messages: the path, or <stdin> */
     FILE *fp;
     void *gz;                /* gzFile when zlib reads it */
+    char *mem;               /* a sketch's trace, in memory */
     coalsim_reader *rd;
 } input;
 
-/* Open PATH ('-' = stdin) and a reader on it.  0, or -1 after printing
- * "coalsim: PATH: why" on stderr. */
-int input_open(input *in, const char *path, unsigned warp_size);
+/* Open PATH ('-' = stdin) and a reader on it; a PATH ending in .sketch is a
+ * kernel sketch, run (with the "param=value" overrides SETS) into a trace
+ * first.  0, or -1 after printing "coalsim: PATH: why" on stderr. */
+int input_open(input *in, const char *path, unsigned warp_size, const char *const *sets);
+
+/* Run the sketch file PATH into OUT.  0, or -1 after printing why. */
+int input_sketch(const char *path, const char *const *sets, FILE *out);
 void input_close(input *in);
 
 #endif

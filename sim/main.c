@@ -17,7 +17,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
-    O_PICTURE, O_HTML
+    O_PICTURE, O_HTML, O_SET
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -40,6 +40,7 @@ static const struct option_def {
     {O_THREADS, "--threads", "N", "threads for a large text file (default: all cores from 32 MiB)"},
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
+    {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -52,7 +53,8 @@ static void help(void)
     printf("coalsim %s: is this GPU access pattern coalesced, and does this shared tile conflict?\n\n", COALSIM_VERSION);
     printf("usage: coalsim [options] TRACE...\n"
            "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n"
-           "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n\n"
+           "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n"
+           "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
            "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
            "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
@@ -97,6 +99,7 @@ typedef struct {
     int per_request;
     int picture, colour;    /* --picture; ANSI colour (stdout is a terminal) */
     const char *html;       /* --html FILE */
+    const char **sets;      /* --set NAME=VALUE, NULL-terminated */
     long threads;           /* 0: choose by file size */
 } config;
 
@@ -133,7 +136,7 @@ static int run(const config *cf, const char *path, FILE *out)
         return bad ? EXIT_INPUT : EXIT_OK;
     }
     input in;
-    if (input_open(&in, path, cf->arch.warp_size) != 0) return EXIT_INPUT;
+    if (input_open(&in, path, cf->arch.warp_size, cf->sets) != 0) return EXIT_INPUT;
     const char *name = in.name;
     coalsim_reader *rd = in.rd;
     int status = EXIT_OK;
@@ -272,7 +275,7 @@ static int convert_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     input in;
-    if (input_open(&in, paths[0], (unsigned)warp) != 0) return EXIT_INPUT;
+    if (input_open(&in, paths[0], (unsigned)warp, NULL) != 0) return EXIT_INPUT;
     int to_stdout = strcmp(paths[1], "-") == 0;
     FILE *out = to_stdout ? stdout : fopen(paths[1], "wb");
     if (!out) {
@@ -321,16 +324,58 @@ static int convert_main(int argc, char **argv)
     return status;
 }
 
+/* coalsim sketch FILE [--set NAME=VALUE]... : the sketch's v1 trace on stdout. */
+static int sketch_main(int argc, char **argv)
+{
+    static const char use[] = "usage: coalsim sketch FILE.sketch [--set NAME=VALUE]...\n";
+    const char *path = NULL;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int nsets = 0, status = EXIT_OK;
+    if (!sets) return EXIT_INPUT;
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("%sRuns a kernel sketch (docs/sketch-format.md) and prints its trace (format v1).\n", use);
+            free(sets);
+            return EXIT_OK;
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc && strchr(argv[i + 1], '=')) {
+            sets[nsets++] = argv[++i];
+        } else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "coalsim: sketch: unexpected '%s'\n%s", argv[i], use);
+            status = EXIT_USAGE;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (status == EXIT_OK && !path) {
+        fprintf(stderr, "coalsim: sketch: no sketch given\n%s", use);
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m || input_sketch(path, sets, m) != 0) status = EXIT_INPUT;
+        if (m) fclose(m);
+        if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) status = EXIT_INPUT;
+        free(buf);
+    }
+    free(sets);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "sketch") == 0) return sketch_main(argc - 1, argv + 1);
     config cf = {.fmt = COALSIM_TEXT};
     const char *arch_name = "hopper";
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0, only_files = 0;
-    if (!files) {
+    int nfiles = 0, only_files = 0, nsets = 0;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    cf.sets = sets;
+    if (!files || !sets) {
         fprintf(stderr, "coalsim: out of memory\n");
         return EXIT_INPUT;
     }
@@ -347,11 +392,13 @@ int main(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             help();
             free(files);
+            free(sets);
             return EXIT_OK;
         }
         if (strcmp(a, "--version") == 0) {
             printf("coalsim %s\n", COALSIM_VERSION);
             free(files);
+            free(sets);
             return EXIT_OK;
         }
         /* --name=value or --name value */
@@ -366,16 +413,19 @@ int main(int argc, char **argv)
             if (strcmp(options[k].name, name) == 0) o = &options[k];
         if (!o) {
             free(files);
+            free(sets);
             return usage_error("unknown option '%s'", a);
         }
         if (o->arg) {
             val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val) {
                 free(files);
+                free(sets);
                 return usage_error("option %s needs a value", o->name);
             }
         } else if (eq) {
             free(files);
+            free(sets);
             return usage_error("option %s takes no value", o->name);
         }
         long *dst = NULL;
@@ -393,12 +443,21 @@ int main(int argc, char **argv)
         case O_THREADS: dst = &cf.threads; break;
         case O_PICTURE: cf.picture = cf.per_request = 1; break;
         case O_HTML: cf.html = val; break;
+        case O_SET:
+            if (!strchr(val, '=')) {
+                free(files);
+                free(sets);
+                return usage_error("--set needs NAME=VALUE, not '%s'", val);
+            }
+            sets[nsets++] = val;
+            break;
         default: break;
         }
         if (dst && (*dst = number(val)) < 0) {
             char msg[128];
             snprintf(msg, sizeof msg, "%s needs a positive number, not '%.40s'", o->name, val);
             free(files);
+            free(sets);
             return usage_error("%s", msg);
         }
     }
@@ -407,6 +466,7 @@ int main(int argc, char **argv)
         snprintf(msg, sizeof msg, "unknown architecture '%.40s' (try: fermi kepler kepler32 maxwell pascal volta "
                                   "turing ampere ada hopper)", arch_name);
         free(files);
+        free(sets);
         return usage_error("%s", msg);
     }
     if (warp) cf.arch.warp_size = (unsigned)warp;
@@ -422,23 +482,28 @@ int main(int argc, char **argv)
     const char *bad = coalsim_arch_check(&cf.arch);
     if (bad) {
         free(files);
+        free(sets);
         return usage_error("%s", bad);
     }
     if (cf.picture && cf.fmt != COALSIM_TEXT) {
         free(files);
+        free(sets);
         return usage_error("%s", "--picture draws in the text report, not with --json or --csv");
     }
     if (cf.html && nfiles > 1) {
         free(files);
+        free(sets);
         return usage_error("%s", "--html takes one trace");
     }
     cf.colour = isatty(fileno(stdout)) && !getenv("NO_COLOR");
     if (cf.per_request && cf.fmt == COALSIM_CSV) {
         free(files);
+        free(sets);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");
     }
     if (nfiles == 0) {
         free(files);
+        free(sets);
         return usage_error("%s", "no trace given");
     }
 
@@ -450,6 +515,7 @@ int main(int argc, char **argv)
     if (!out) {
         fprintf(stderr, "coalsim: out of memory\n");
         free(files);
+        free(sets);
         return EXIT_INPUT;
     }
     int status = EXIT_OK;
@@ -465,5 +531,6 @@ int main(int argc, char **argv)
     }
     free(buf);
     free(files);
+    free(sets);
     return status;
 }

@@ -530,6 +530,9 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
             unsigned l = (unsigned)__builtin_ctz(m);
             if (varint(&p, end, &v) < 0) return fail(rd, "binary trace is truncated in a request");
             uint64_t a = prev + (uint64_t)unzigzag(v) * r->size;
+            /* a label's previous address may belong to another size */
+            if (a % r->size)
+                return fail(rd, "address 0x%llx is not aligned to its %u-byte size", (unsigned long long)a, r->size);
             if (a > UINT64_MAX - (r->size - 1))
                 return fail(rd, "address 0x%llx plus %u bytes wraps past 2^64", (unsigned long long)a, r->size);
             if (r->space == COALSIM_SHARED && a > 0xffffffffull - (r->size - 1))

@@ -108,6 +108,11 @@ START_TEST(test_binary_errors_name_the_byte_offset)
     expect_binary_error("COALSIMB\x01\x20\x00\x00" "E\x00" "x", 15, 32, "b: byte 14: data after the end marker");
     expect_binary_error("COALSIMB\x01\x20\x00\x00" "E\x03", 14, 32, "b: byte 12: end marker counts 3 requests, the trace holds 0");
     expect_binary_error("COALSIMB\x01", 9, 32, "b: byte 0: binary trace header is truncated");
+    /* regression (found by the fuzzer): a 16-byte request continuing from a
+     * 4-byte one of the same label decoded to a misaligned address */
+    expect_binary_error("COALSIMB\x01\x20\x00\x00" "L\x01x" "R\x08\x00\x00\x00\x01\x00\x00\x00\x02"
+                        "R\x10\x00\x00\x00\x01\x00\x00\x00\x02" "E\x02", 38, 32,
+                        "b: byte 25: address 0x14 is not aligned to its 16-byte size");
     free(bin);
 }
 END_TEST

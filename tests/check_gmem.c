@@ -193,6 +193,19 @@ START_TEST(test_explain_names_misalignment_stride_broadcast_and_permutation)
 }
 END_TEST
 
+/* Regression (found by the fuzzer): a lane stride near 2^63 overflowed a
+ * signed multiplication while testing for a constant stride. */
+START_TEST(test_explain_survives_strides_near_two_to_the_63)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 16, (uint64_t)lane * 0xa000000000000000ull);
+    ck_assert_ptr_nonnull(strstr(why(&r), "sectors"));
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 16, lane == 1 ? 0x8000000000000000ull : 0);
+    r.active = 3;
+    ck_assert_ptr_nonnull(strstr(why(&r), "sector"));
+}
+END_TEST
+
 Suite *make_gmem_suite(void)
 {
     Suite *s = suite_create("gmem");
@@ -212,6 +225,7 @@ Suite *make_gmem_suite(void)
     tcase_add_test(l, test_gmem_inactive_lanes_move_nothing);
     tcase_add_test(l, test_gmem_top_of_address_space_does_not_wrap);
     tcase_add_test(l, test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force);
+    tcase_add_test(l, test_explain_survives_strides_near_two_to_the_63);
     suite_add_tcase(s, l);
     return s;
 }
