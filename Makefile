@@ -23,7 +23,7 @@ FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
 LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/explain.c sim/tile.c sim/picture.c sim/sketch.c sim/report.c
-CMD_SRC = sim/main.c sim/input.c sim/parallel.c sim/advise.c
+CMD_SRC = sim/main.c sim/input.c sim/parallel.c sim/advise.c sim/convert.c
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_alloc.c
