@@ -85,10 +85,18 @@ build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
 	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC)
-fuzz: build-fuzz/fuzz_trace
-	@rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
+build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c $(LIB_SRC) include/coalsim.h
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
+	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC)
+# FUZZ_SECONDS on traces, then a third of it on sketches
+fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
+	@rm -rf build-fuzz/corpus build-fuzz/sketch-corpus && mkdir -p build-fuzz/corpus build-fuzz/sketch-corpus
+	@cp tests/fuzz/corpus/* build-fuzz/corpus/ && cp tests/fuzz/sketch-corpus/* build-fuzz/sketch-corpus/
 	cd build-fuzz && ./fuzz_trace -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=65536 -print_final_stats=1 corpus >fuzz.log 2>&1; s=$$?; tail -15 fuzz.log; exit $$s
+	cd build-fuzz && ./fuzz_sketch -max_total_time=$$(( $(FUZZ_SECONDS) / 3 + 1 )) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=4096 -print_final_stats=1 sketch-corpus >fuzz_sketch.log 2>&1; s=$$?; tail -6 fuzz_sketch.log; exit $$s
 
 # The HTML report in headless Chromium: no console errors, figures on screen.
 htmlcheck: $(BUILD)/coalsim
