@@ -117,11 +117,13 @@ typedef struct {
 static unsigned threads_for(const config *cf, const char *path)
 {
     if (cf->per_request || cf->html) return 1;     /* requests print in order */
+    size_t n = strlen(path);
+    if (n >= 7 && !strcmp(path + n - 7, ".sketch")) return 1;   /* a sketch is run, not split */
     if (cf->threads) return (unsigned)cf->threads;
     struct stat sb;
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
 }
 
 /* Analyse one trace; report goes to out.  0, or EXIT_INPUT after printing why. */
