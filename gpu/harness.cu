@@ -5,6 +5,9 @@
 //                            one v1 trace per kernel in OUTDIR, model summary
 //   harness counters         the same small launches without capture, once each,
 //                            for ncu to count (gpu/run_validate.sh)
+//   harness profile          DRAM/L2/L1/shared rates for the hierarchy model
+//   harness big              the large launches once each, for ncu's DRAM counters
+//                            (gpu/run_dram.sh)
 //   harness time [--json|--csv]
 //                            large launches: median of 25 timed runs, checked
 //                            against a CPU reference, prediction from a block
@@ -228,12 +231,53 @@ static std::string close_enough(const std::vector<float> &got, const std::vector
 }
 
 #include "cases.cuh"
+#include "profile.cuh"
+
+/* harness profile: the rates the hierarchy model's time prediction uses,
+ * printed as a device profile file (gpu/profiles/). */
+static int profile(const Dev &dev)
+{
+    float *sink;
+    CK(cudaMalloc(&sink, sizeof(float)));
+    const size_t big4 = (size_t)1 << 26;                      /* 1 GiB of float4 */
+    float4 *buf;
+    CK(cudaMalloc(&buf, big4 * sizeof(float4)));
+    CK(cudaMemset(buf, 0, big4 * sizeof(float4)));
+    const unsigned grid = dev.sms * 16, block = 256;
+    float dram = median_ms([&] { bw_read<0><<<grid, block>>>(buf, big4, 1, sink); }, nullptr);
+    /* read + write: the float4 copy of half the buffer into the other half */
+    float copyt = median_ms([&] { copy_float4<false><<<grid, block>>>(buf, buf + big4 / 2, big4 / 2); }, nullptr);
+    const size_t l2n4 = (size_t)1 << 20;                      /* 16 MiB: stays in the 50 MB L2 */
+    const int l2reps = 40;
+    float l2 = median_ms([&] { bw_read<1><<<grid, block>>>(buf, l2n4, l2reps, sink); }, nullptr);
+    const size_t l1n4 = 2048;                                 /* 32 KiB windows */
+    const int l1reps = 200;
+    float l1 = median_ms([&] { bw_read<2><<<dev.sms * 4, block>>>(buf, l1n4, l1reps, sink); }, nullptr);
+    const int sreps = 4096;
+    float sm = median_ms([&] { smem_read<<<dev.sms * 8, 1024>>>(sreps, sink); }, nullptr);
+    float launch = median_ms([&] { empty_kernel<<<grid, block>>>(); }, nullptr);
+    double dram_gbs = big4 * 16.0 / (dram * 1e6);
+    double l2_gbs = l2n4 * 16.0 * l2reps / (l2 * 1e6);
+    double l1_gbs = (double)dev.sms * 4 * l1n4 * 16.0 * l1reps / (l1 * 1e6);
+    double waves = (double)dev.sms * 8 * (1024 / 32) * sreps;      /* warps x requests, one wavefront each */
+    printf("# coalsim device profile, measured by gpu/harness profile (median of 25 runs each)\n");
+    printf("device = %s\nsms = %d\n", dev.name.c_str(), dev.sms);
+    printf("dram_read_gbs = %.1f\n", dram_gbs);
+    printf("dram_copy_gbs = %.1f\n", big4 * 16.0 / (copyt * 1e6));    /* bytes read + written */
+    printf("l2_read_gbs = %.1f\n", l2_gbs);
+    printf("l1_read_gbs = %.1f\n", l1_gbs);
+    printf("smem_wavefronts_per_ns = %.2f\n", waves / (sm * 1e6));
+    printf("launch_us = %.2f\n", launch * 1e3);
+    CK(cudaFree(buf));
+    CK(cudaFree(sink));
+    return 0;
+}
 
 // ---------------------------------------------------------------- main
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness time [--json|--csv]\n");
+        fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness big | harness time [--json|--csv]\n");
         return 2;
     }
     std::string mode = argv[1];
@@ -258,6 +302,17 @@ int main(int argc, char **argv)
             printf("%-26s %10zu %12.2f %9.1f%% %12.2f\n", c.name.c_str(), r.size(), t.greq ? t.gsectors / t.greq : 0,
                    t.gsectors ? 100 * t.gbytes / (32 * t.gsectors) : 0, t.sreq ? t.swave / t.sreq : 0);
             coalsim_stats_free(st);
+        }
+        return 0;
+    }
+    if (mode == "profile") return profile(dev);
+    if (mode == "big") {       /* the GPU-filling launches once each, for ncu's DRAM counters */
+        for (const Case &c : cases) {
+            if (c.prepare) c.prepare();
+            c.big(false);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            printf("LAUNCH %s\n", c.name.c_str());
         }
         return 0;
     }

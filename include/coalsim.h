@@ -184,6 +184,52 @@ int coalsim_bwriter_put(coalsim_bwriter *w, const coalsim_request *r);
 int coalsim_bwriter_finish(coalsim_bwriter *w);
 void coalsim_bwriter_free(coalsim_bwriter *w);
 
+/* ---- memory hierarchy, approximately (hier.c) ---------------------------- */
+
+typedef struct coalsim_hier_cfg {
+    unsigned sms;            /* L1s; blocks go to them round-robin */
+    uint64_t l1_bytes;       /* per SM */
+    unsigned l1_ways;
+    uint64_t l2_bytes;
+    unsigned l2_ways;
+    unsigned fetch;          /* DRAM fetch granularity: 32, 64 or 128 bytes */
+} coalsim_hier_cfg;
+
+typedef struct coalsim_hier_counts {
+    uint64_t l1_sectors, l1_hits;       /* global sectors at L1, and L1 hits among the loads' */
+    uint64_t l2_sectors, l2_hits;       /* sectors reaching L2, and L2 hits among the loads' */
+    uint64_t dram_read, dram_write;     /* bytes */
+} coalsim_hier_counts;
+
+typedef struct coalsim_hier coalsim_hier;
+
+/* The preset for ARCH (only "hopper" so far).  0, or -1 if there is none. */
+int coalsim_hier_preset(const char *arch, coalsim_hier_cfg *cfg);
+/* NULL if memory runs out or the configuration is unusable. */
+coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg);
+void coalsim_hier_free(coalsim_hier *h);
+/* Run one request (in trace order) through the caches, adding to *c. */
+void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c);
+/* Dirty bytes still in L2 (written to DRAM only after the kernel). */
+uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h);
+
+/* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
+typedef struct coalsim_profile {
+    double dram_read_gbs, dram_copy_gbs, l2_gbs, l1_gbs, wavefronts_per_ns, launch_us;
+} coalsim_profile;
+
+/* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
+int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap);
+
+typedef struct coalsim_time {
+    double dram_us, l2_us, l1_us, total_us;
+} coalsim_time;
+
+/* A kernel's time from its traffic: the launch plus the slowest of DRAM (reads
+ * and writes at their rates), L2 (sectors) and the L1 data pipe (one
+ * wavefront per 128-byte line of a global request, plus shared wavefronts). */
+void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, uint64_t l1_wavefronts, coalsim_time *t);
+
 /* ---- per-access totals (stats.c) -------------------------------------- */
 
 /* One access: every request with the same label, op, space and size. */
@@ -201,6 +247,7 @@ typedef struct coalsim_access {
     unsigned max_ways, worst_bank;                           /* shared */
     coalsim_request sample;      /* the first request with the most lanes (its label is this one's) */
     coalsim_result sample_result;
+    coalsim_hier_counts hier;    /* coalsim_stats_add_hier's sums (zero unless used) */
 } coalsim_access;
 
 typedef struct coalsim_stats coalsim_stats;
@@ -212,6 +259,8 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
 /* Add SRC's accesses into DST as if SRC's requests had come after DST's: new
  * accesses are appended in SRC's order.  0, or -1 if memory runs out. */
 int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
+/* Add DELTA, the hierarchy counts of the request added last, to its access. */
+void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *delta);
 size_t coalsim_stats_count(const coalsim_stats *st);
 const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i);
 
@@ -227,6 +276,10 @@ typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
 /* Write the report of one trace.  Returns 0, or -1 if writing failed. */
 int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
                    const coalsim_arch *a, const coalsim_stats *st);
+/* The memory-hierarchy section (text): per global access and in total, and
+ * with a device profile (or NULL) the predicted time. */
+int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
+                        const coalsim_profile *prof);
 /* CSV header line (written once before the rows of all traces). */
 int coalsim_report_csv_header(FILE *out);
 /* One line for one request (--per-request). */

@@ -94,7 +94,9 @@ int convert_main(int argc, char **argv)
             break;
         }
     }
-    if (status == EXIT_OK && rc < 0) {
+    if (input_finish(&in) != 0) {
+        status = EXIT_INPUT;
+    } else if (status == EXIT_OK && rc < 0) {
         fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
         status = EXIT_INPUT;
     } else if (status == EXIT_OK && rc == 1) {

@@ -1,5 +1,7 @@
 /* Opening a trace for the command (see input.h). */
 #include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,32 +31,73 @@ static long read_gz(void *ctx, char *buf, size_t cap, const char **why)
 #endif
 
 #define SKETCH_MAX_BYTES (1 << 20)
-#define SKETCH_MAX_RECORDS 50000000ull
+#define SKETCH_MAX_RECORDS 10000000000ull   /* a runaway guard: sketches stream */
 
-int input_sketch(const char *path, const char *const *sets, FILE *out)
+/* Read a sketch file into a string (caller frees), or NULL after printing why. */
+static char *slurp(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         fprintf(stderr, "coalsim: %s: cannot open: %s\n", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     char *text = malloc(SKETCH_MAX_BYTES + 1);
     size_t n = text ? fread(text, 1, SKETCH_MAX_BYTES + 1, fp) : 0;
     fclose(fp);
     if (!text) {
         fprintf(stderr, "coalsim: %s: out of memory\n", path);
-        return -1;
+        return NULL;
     }
     if (n > SKETCH_MAX_BYTES || memchr(text, '\0', n)) {
         fprintf(stderr, "coalsim: %s: %s\n", path, n > SKETCH_MAX_BYTES ? "sketch larger than 1 MiB" : "NUL byte in the sketch");
         free(text);
-        return -1;
+        return NULL;
     }
     text[n] = '\0';
-    char err[600];
+    return text;
+}
+
+int input_sketch(const char *path, const char *const *sets, FILE *out)
+{
+    char *text = slurp(path), err[600];
+    if (!text) return -1;
     int rc = coalsim_sketch(text, path, sets, out, SKETCH_MAX_RECORDS, err, sizeof err);
     free(text);
     if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);
+    return rc;
+}
+
+/* A sketch runs on its own thread into a pipe that the reader reads, so a
+ * sketch of any size streams in constant memory. */
+typedef struct {
+    char *text;
+    const char *path;
+    const char *const *sets;
+    FILE *w;
+    pthread_t tid;
+    int rc;
+    char err[600];
+} sketch_job;
+
+static void *sketch_thread(void *arg)
+{
+    sketch_job *j = arg;
+    j->rc = coalsim_sketch(j->text, j->path, j->sets, j->w, SKETCH_MAX_RECORDS, j->err, sizeof j->err);
+    fclose(j->w);
+    return NULL;
+}
+
+int input_finish(input *in)
+{
+    sketch_job *j = in->job;
+    if (!j) return 0;
+    if (in->fp) fclose(in->fp), in->fp = NULL;   /* a writer blocked on a full pipe now fails */
+    pthread_join(j->tid, NULL);
+    int rc = j->rc;
+    if (rc != 0) fprintf(stderr, "coalsim: %s\n", j->err);
+    free(j->text);
+    free(j);
+    in->job = NULL;
     return rc;
 }
 
@@ -69,20 +112,30 @@ int input_open(input *in, const char *path, unsigned warp_size, const char *cons
     memset(in, 0, sizeof *in);
     in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     if (ends_with(path, ".sketch")) {
-        size_t len = 0;
-        FILE *m = open_memstream(&in->mem, &len);
-        if (!m) {
-            fprintf(stderr, "coalsim: %s: out of memory\n", path);
+        int fd[2];
+        sketch_job *j = calloc(1, sizeof *j);
+        if (!j || !(j->text = slurp(path))) {
+            free(j);
             return -1;
         }
-        int rc = input_sketch(path, sets, m);
-        fclose(m);
-        if (rc != 0) {
+        if (pipe(fd) != 0 || !(j->w = fdopen(fd[1], "w")) || !(in->fp = fdopen(fd[0], "r"))) {
+            fprintf(stderr, "coalsim: %s: cannot run the sketch: %s\n", path, strerror(errno));
+            free(j->text);
+            free(j);
+            return -1;
+        }
+        j->path = path;
+        j->sets = sets;
+        if (pthread_create(&j->tid, NULL, sketch_thread, j) != 0) {
+            fprintf(stderr, "coalsim: %s: cannot start the sketch\n", path);
+            fclose(j->w);
+            free(j->text);
+            free(j);
             input_close(in);
             return -1;
         }
-        in->fp = fmemopen(in->mem, len ? len : 1, "r");
-        in->rd = in->fp ? coalsim_reader_new(in->fp, in->name, warp_size) : NULL;
+        in->job = j;
+        in->rd = coalsim_reader_new(in->fp, in->name, warp_size);
         if (!in->rd) {
             fprintf(stderr, "coalsim: %s: out of memory\n", path);
             input_close(in);
@@ -139,6 +192,15 @@ int input_open(input *in, const char *path, unsigned warp_size, const char *cons
 
 void input_close(input *in)
 {
+    if (in->job) {
+        /* an error elsewhere stopped the reading: quietly stop the sketch */
+        sketch_job *j = in->job;
+        if (in->fp) fclose(in->fp), in->fp = NULL;
+        pthread_join(j->tid, NULL);
+        free(j->text);
+        free(j);
+        in->job = NULL;
+    }
     coalsim_reader_free(in->rd);
     in->rd = NULL;
 #ifdef COALSIM_ZLIB
@@ -147,6 +209,4 @@ void input_close(input *in)
 #endif
     if (in->fp && in->fp != stdin) fclose(in->fp);
     in->fp = NULL;
-    free(in->mem);
-    in->mem = NULL;
 }

@@ -11,7 +11,7 @@ typedef struct {
     const char *name;        /* for messages: the path, or <stdin> */
     FILE *fp;
     void *gz;                /* gzFile when zlib reads it */
-    char *mem;               /* a sketch's trace, in memory */
+    void *job;               /* a sketch running into a pipe (input.c) */
     coalsim_reader *rd;
 } input;
 
@@ -19,6 +19,11 @@ typedef struct {
  * kernel sketch, run (with the "param=value" overrides SETS) into a trace
  * first.  0, or -1 after printing "coalsim: PATH: why" on stderr. */
 int input_open(input *in, const char *path, unsigned warp_size, const char *const *sets);
+
+/* Call once the reader is done (at its end or on an error): for a sketch,
+ * waits for it and returns -1 after printing its error if it failed (the
+ * reader's own error is then only a consequence); else 0. */
+int input_finish(input *in);
 
 /* Run the sketch file PATH into OUT.  0, or -1 after printing why. */
 int input_sketch(const char *path, const char *const *sets, FILE *out);

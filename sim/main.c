@@ -1,6 +1,7 @@
 /* coalsim command line: options, reading traces, printing reports.  The only
  * file that talks to the user. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
-    O_PICTURE, O_HTML, O_SET
+    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -42,6 +43,8 @@ static const struct option_def {
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
+    {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper; text)"},
+    {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -102,6 +105,8 @@ typedef struct {
     const char *html;       /* --html FILE */
     const char **sets;      /* --set NAME=VALUE, NULL-terminated */
     long threads;           /* 0: choose by file size */
+    int hier;               /* --hier */
+    const coalsim_profile *profile;   /* --profile FILE, read */
 } config;
 
 #define HTML_REQUESTS 64    /* requests drawn one by one in the HTML report */
@@ -116,7 +121,7 @@ typedef struct {
 /* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
 static unsigned threads_for(const config *cf, const char *path)
 {
-    if (cf->per_request || cf->html) return 1;     /* requests print in order */
+    if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
     size_t n = strlen(path);
     if (n >= 7 && !strcmp(path + n - 7, ".sketch")) return 1;   /* a sketch is run, not split */
     if (cf->threads) return (unsigned)cf->threads;
@@ -147,6 +152,7 @@ static int run(const config *cf, const char *path, FILE *out)
     size_t jlen = 0, rlen = 0;
     FILE *jreq = NULL, *rep = out;
     coalsim_stats *st = coalsim_stats_new();
+    coalsim_hier *hier = NULL;
     kept *keep = cf->html ? calloc(1, sizeof *keep) : NULL;
     if (!st || (cf->html && !keep)) {
         fprintf(stderr, "coalsim: %s: out of memory\n", name);
@@ -165,6 +171,12 @@ static int run(const config *cf, const char *path, FILE *out)
             goto done;
         }
     }
+    coalsim_hier_cfg hcfg;
+    if (cf->hier && (coalsim_hier_preset("hopper", &hcfg) != 0 || !(hier = coalsim_hier_new(&hcfg)))) {
+        fprintf(stderr, "coalsim: %s: out of memory\n", name);
+        status = EXIT_INPUT;
+        goto done;
+    }
     coalsim_request r;
     coalsim_result res;
     int rc, nreq = 0;
@@ -174,6 +186,11 @@ static int run(const config *cf, const char *path, FILE *out)
             fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
             status = EXIT_INPUT;
             goto done;
+        }
+        if (hier) {
+            coalsim_hier_counts d = {0};
+            coalsim_hier_request(hier, &r, &d);
+            coalsim_stats_add_hier(st, &d);
         }
         if (keep && keep->n < HTML_REQUESTS) {
             size_t k = keep->n++;
@@ -191,6 +208,11 @@ static int run(const config *cf, const char *path, FILE *out)
         }
         nreq++;
     }
+    /* a sketch's own error comes first: the reader's is its consequence */
+    if (input_finish(&in) != 0) {
+        status = EXIT_INPUT;
+        goto done;
+    }
     if (rc < 0) {
         fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(rd));
         status = EXIT_INPUT;
@@ -198,6 +220,11 @@ static int run(const config *cf, const char *path, FILE *out)
     }
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "\n");
     if (coalsim_report(rep, cf->fmt, name, &cf->arch, st) != 0) {
+        fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
+        status = EXIT_INPUT;
+    }
+    if (hier && status == EXIT_OK &&
+        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), cf->profile) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
@@ -222,6 +249,7 @@ done:
     free(jbuf);
     free(rbuf);
     coalsim_stats_free(st);
+    coalsim_hier_free(hier);
     free(keep);
     input_close(&in);
     return status;
@@ -229,6 +257,7 @@ done:
 
 int main(int argc, char **argv)
 {
+    signal(SIGPIPE, SIG_IGN);      /* a sketch's pipe closed early is an error, not a kill */
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sketch") == 0) return sketch_main(argc - 1, argv + 1);
@@ -237,6 +266,8 @@ int main(int argc, char **argv)
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0, only_files = 0, nsets = 0;
+    const char *profile_path = NULL;
+    coalsim_profile profile;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     cf.sets = sets;
     if (!files || !sets) {
@@ -307,6 +338,8 @@ int main(int argc, char **argv)
         case O_THREADS: dst = &cf.threads; break;
         case O_PICTURE: cf.picture = cf.per_request = 1; break;
         case O_HTML: cf.html = val; break;
+        case O_HIER: cf.hier = 1; break;
+        case O_PROFILE: profile_path = val; break;
         case O_SET:
             if (!strchr(val, '=')) {
                 free(files);
@@ -353,6 +386,36 @@ int main(int argc, char **argv)
         free(files);
         free(sets);
         return usage_error("%s", "--picture draws in the text report, not with --json or --csv");
+    }
+    if (cf.hier && (cf.fmt != COALSIM_TEXT || strcmp(cf.arch.name, "hopper") != 0)) {
+        free(files);
+        free(sets);
+        return usage_error("%s", "--hier works with the text report and the hopper preset");
+    }
+    if (profile_path) {
+        char err[400];
+        FILE *pf = fopen(profile_path, "r");
+        if (!cf.hier) {
+            if (pf) fclose(pf);
+            free(files);
+            free(sets);
+            return usage_error("%s", "--profile needs --hier");
+        }
+        if (!pf) {
+            fprintf(stderr, "coalsim: %s: cannot open: %s\n", profile_path, strerror(errno));
+            free(files);
+            free(sets);
+            return EXIT_INPUT;
+        }
+        int unread = coalsim_profile_read(pf, profile_path, &profile, err, sizeof err);
+        fclose(pf);
+        if (unread) {
+            fprintf(stderr, "coalsim: %s\n", err);
+            free(files);
+            free(sets);
+            return EXIT_INPUT;
+        }
+        cf.profile = &profile;
     }
     if (cf.html && nfiles > 1) {
         free(files);

@@ -280,3 +280,51 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
                 res->wavefronts, res->ideal_wavefronts, res->max_ways, res->worst_bank);
     return ferror(out) ? -1 : 0;
 }
+
+int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
+                        const coalsim_profile *prof)
+{
+    coalsim_hier_counts t = {0};
+    int w = 6;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        int l = (int)strlen(coalsim_stats_get(st, i)->label);
+        if (l > w) w = l;
+    }
+    fprintf(out, "\nMemory hierarchy, approximately: %u SMs x %llu KiB L1, %llu MiB L2, %u-byte DRAM fetch;\n"
+                 "blocks run one after another, round-robin over the SMs (the GPU overlaps them)\n",
+            cfg->sms, (unsigned long long)(cfg->l1_bytes >> 10), (unsigned long long)(cfg->l2_bytes >> 20), cfg->fetch);
+    fprintf(out, "  %-*s  op  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        const coalsim_hier_counts *h = &ac->hier;
+        if (ac->space != COALSIM_GLOBAL) continue;
+        fprintf(out, "  %-*s  %s  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
+                coalsim_op_name(ac->op), (unsigned long long)h->l1_sectors,
+                ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
+                (unsigned long long)h->l2_sectors,
+                ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
+                (unsigned long long)h->dram_read);
+        t.l1_sectors += h->l1_sectors, t.l2_sectors += h->l2_sectors, t.l1_hits += h->l1_hits, t.l2_hits += h->l2_hits;
+        t.dram_read += h->dram_read, t.dram_write += h->dram_write;
+    }
+    /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
+     * it, so they are given in total only */
+    fprintf(out, "  total: %llu L1 sectors, %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
+                 "         %llu dirty bytes left in L2 (written back after it)\n"
+                 "    ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum, lts__t_sectors_srcunit_tex_op_{read,write}.sum,\n"
+                 "         dram__bytes_read.sum, dram__bytes_write.sum\n",
+            (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors, (unsigned long long)t.dram_read,
+            (unsigned long long)t.dram_write, (unsigned long long)dirty);
+    if (prof) {
+        uint64_t waves = 0;
+        for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+            const coalsim_access *ac = coalsim_stats_get(st, i);
+            waves += ac->space == COALSIM_GLOBAL ? ac->lines : ac->wavefronts;
+        }
+        coalsim_time tm;
+        coalsim_predict(prof, &t, waves, &tm);
+        fprintf(out, "  predicted time: %.1f us = launch %.1f + the slowest of DRAM %.1f, L2 %.1f, L1 data pipe %.1f us\n",
+                tm.total_us, prof->launch_us, tm.dram_us, tm.l2_us, tm.l1_us);
+    }
+    return ferror(out) ? -1 : 0;
+}

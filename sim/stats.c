@@ -151,6 +151,18 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
     return 0;
 }
 
+void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *d)
+{
+    if (!st->last) return;
+    coalsim_hier_counts *h = &st->acc[st->last - 1].hier;
+    h->l1_sectors += d->l1_sectors;
+    h->l1_hits += d->l1_hits;
+    h->l2_sectors += d->l2_sectors;
+    h->l2_hits += d->l2_hits;
+    h->dram_read += d->dram_read;
+    h->dram_write += d->dram_write;
+}
+
 size_t coalsim_stats_count(const coalsim_stats *st) { return st->n; }
 
 const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i)
