@@ -256,6 +256,10 @@ static int profile(const Dev &dev)
     const int sreps = 4096;
     float sm = median_ms([&] { smem_read<<<dev.sms * 8, 1024>>>(sreps, sink); }, nullptr);
     float launch = median_ms([&] { empty_kernel<<<grid, block>>>(); }, nullptr);
+    const size_t slines = (size_t)1 << 17;                   /* 16 MiB of 128-byte lines */
+    const int sreps2 = 20;
+    float scl = median_ms([&] { scatter<false><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
+    float scs = median_ms([&] { scatter<true><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
     double dram_gbs = big4 * 16.0 / (dram * 1e6);
     double l2_gbs = l2n4 * 16.0 * l2reps / (l2 * 1e6);
     double l1_gbs = (double)dev.sms * 4 * l1n4 * 16.0 * l1reps / (l1 * 1e6);
@@ -268,6 +272,8 @@ static int profile(const Dev &dev)
     printf("l1_read_gbs = %.1f\n", l1_gbs);
     printf("smem_wavefronts_per_ns = %.2f\n", waves / (sm * 1e6));
     printf("launch_us = %.2f\n", launch * 1e3);
+    printf("scatter_load_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scl * 1e6));
+    printf("scatter_store_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scs * 1e6));
     CK(cudaFree(buf));
     CK(cudaFree(sink));
     return 0;

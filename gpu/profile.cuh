@@ -44,3 +44,21 @@ __global__ void smem_read(int reps, float *sink)
 }
 
 __global__ void empty_kernel() {}
+
+// Scattered requests: every lane of a warp in its own 128-byte line (a 4 KiB
+// stride), a grid-stride walk over a buffer that fits in L2, so the L1/L2
+// request path and not DRAM sets the pace.  STORE: the same with stores.
+template <bool STORE> __global__ void scatter(float *p, size_t lines, int reps, float *sink)
+{
+    float acc = 0.f;
+    size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+    for (int r = 0; r < reps; r++)
+        for (size_t w = warp; w * 32 < lines; w += warps) {
+            /* odd multiplier, power-of-two LINES: a cheap permutation of the lines */
+            size_t line = (w * 32 + lane) * 1031 & (lines - 1);
+            if (STORE) p[line * 32] = (float)r;
+            else acc += p[line * 32];
+        }
+    if (acc == -1.2345e30f) *sink = acc;
+}

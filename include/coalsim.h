@@ -216,7 +216,14 @@ uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h);
 /* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
 typedef struct coalsim_profile {
     double dram_read_gbs, dram_copy_gbs, l2_gbs, l1_gbs, wavefronts_per_ns, launch_us;
+    double scatter_load_lines_per_ns, scatter_store_lines_per_ns;   /* 0: as wavefronts_per_ns */
 } coalsim_profile;
+
+/* The L1 data pipe's work: wavefronts at the full rate (coalesced lines and
+ * shared wavefronts) and the extra lines of scattered global requests. */
+typedef struct coalsim_l1_work {
+    uint64_t wavefronts, scatter_load_lines, scatter_store_lines;
+} coalsim_l1_work;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
 int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap);
@@ -226,9 +233,10 @@ typedef struct coalsim_time {
 } coalsim_time;
 
 /* A kernel's time from its traffic: the launch plus the slowest of DRAM (reads
- * and writes at their rates), L2 (sectors) and the L1 data pipe (one
- * wavefront per 128-byte line of a global request, plus shared wavefronts). */
-void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, uint64_t l1_wavefronts, coalsim_time *t);
+ * and writes at their rates), L2 (sectors) and the L1 data pipe (wavefronts at
+ * the measured rate, scattered requests' extra lines at theirs). */
+void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, const coalsim_l1_work *l1,
+                     coalsim_time *t);
 
 /* ---- per-access totals (stats.c) -------------------------------------- */
 

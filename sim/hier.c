@@ -202,6 +202,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "l1_read_gbs")) p->l1_gbs = v;
         else if (!strcmp(key, "smem_wavefronts_per_ns")) p->wavefronts_per_ns = v;
         else if (!strcmp(key, "launch_us")) p->launch_us = v;
+        else if (!strcmp(key, "scatter_load_lines_per_ns")) p->scatter_load_lines_per_ns = v;
+        else if (!strcmp(key, "scatter_store_lines_per_ns")) p->scatter_store_lines_per_ns = v;
         else {
             snprintf(err, cap, "%s:%lu: unknown key '%s'", name, n, key);
             return -1;
@@ -214,15 +216,18 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
     return 0;
 }
 
-void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, uint64_t l1_wavefronts,
+void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, const coalsim_l1_work *l1,
                      coalsim_time *t)
 {
+    double ld = p->scatter_load_lines_per_ns ? p->scatter_load_lines_per_ns : p->wavefronts_per_ns;
+    double st = p->scatter_store_lines_per_ns ? p->scatter_store_lines_per_ns : p->wavefronts_per_ns;
     /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
      * takes B/read + B/write = 2B/copy */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
     t->dram_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)c->dram_write / (write_gbs * 1e3);
     t->l2_us = (double)c->l2_sectors * 32.0 / (p->l2_gbs * 1e3);
-    t->l1_us = (double)l1_wavefronts / (p->wavefronts_per_ns * 1e3);
+    t->l1_us = ((double)l1->wavefronts / p->wavefronts_per_ns + (double)l1->scatter_load_lines / ld +
+                (double)l1->scatter_store_lines / st) / 1e3;
     double m = t->dram_us > t->l2_us ? t->dram_us : t->l2_us;
     if (t->l1_us > m) m = t->l1_us;
     t->total_us = p->launch_us + m;

@@ -316,13 +316,28 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
             (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors, (unsigned long long)t.dram_read,
             (unsigned long long)t.dram_write, (unsigned long long)dirty);
     if (prof) {
-        uint64_t waves = 0;
+        /* a global access's lines beyond the fewest its bytes need are the
+         * scattered ones, dearer per line (the profile's scatter rates) */
+        coalsim_l1_work work = {0, 0, 0};
         for (size_t i = 0; i < coalsim_stats_count(st); i++) {
             const coalsim_access *ac = coalsim_stats_get(st, i);
-            waves += ac->space == COALSIM_GLOBAL ? ac->lines : ac->wavefronts;
+            if (ac->space != COALSIM_GLOBAL) {
+                work.wavefronts += ac->wavefronts;
+                continue;
+            }
+            uint64_t need = (ac->ideal_sectors + 3) / 4, extra = ac->lines > need ? ac->lines - need : 0;
+            /* a scattered load line that hits in L1 costs a plain wavefront;
+             * one that misses waits on L2 like the profile's scatter loads */
+            uint64_t miss = extra;
+            if (ac->op == COALSIM_LD && ac->hier.l1_sectors)
+                miss = (uint64_t)((double)extra * (double)(ac->hier.l1_sectors - ac->hier.l1_hits) /
+                                  (double)ac->hier.l1_sectors);
+            work.wavefronts += ac->lines - miss;
+            if (ac->op == COALSIM_LD) work.scatter_load_lines += miss;
+            else work.scatter_store_lines += miss;
         }
         coalsim_time tm;
-        coalsim_predict(prof, &t, waves, &tm);
+        coalsim_predict(prof, &t, &work, &tm);
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the slowest of DRAM %.1f, L2 %.1f, L1 data pipe %.1f us\n",
                 tm.total_us, prof->launch_us, tm.dram_us, tm.l2_us, tm.l1_us);
     }

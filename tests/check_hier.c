@@ -99,14 +99,19 @@ START_TEST(test_profile_predicts_the_slowest_level)
     fclose(fp);
     coalsim_hier_counts c = {.dram_read = 3000000, .dram_write = 0, .l2_sectors = 1000};
     coalsim_time t;
-    coalsim_predict(&p, &c, 100, &t);
+    coalsim_l1_work w = {100, 0, 0};
+    coalsim_predict(&p, &c, &w, &t);
     ck_assert_double_eq_tol(t.dram_us, 1.0, 1e-9);            /* 3 MB at 3000 GB/s */
     ck_assert_double_eq_tol(t.total_us, 6.0, 1e-9);
     c.dram_write = 2000000;                                   /* writes at 1/(2/2400 - 1/3000) = 2000 GB/s */
-    coalsim_predict(&p, &c, 100, &t);
+    coalsim_predict(&p, &c, &w, &t);
     ck_assert_double_eq_tol(t.dram_us, 2.0, 1e-9);
-    coalsim_predict(&p, &c, 1000000, &t);                     /* 10^6 wavefronts at 200 per ns */
+    w.wavefronts = 1000000;                                   /* 10^6 wavefronts at 200 per ns */
+    coalsim_predict(&p, &c, &w, &t);
     ck_assert_double_eq_tol(t.total_us, 5.0 + 5.0, 1e-9);
+    w.wavefronts = 0, w.scatter_store_lines = 1000000;        /* no scatter rate: the wavefront rate */
+    coalsim_predict(&p, &c, &w, &t);
+    ck_assert_double_eq_tol(t.l1_us, 5.0, 1e-9);
     fp = str_file("dram_read_gbs = fast\n");
     ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), -1);
     ck_assert_str_eq(err, "p:1: dram_read_gbs needs a positive number");
