@@ -64,20 +64,8 @@ START_TEST(test_every_allocation_failure_is_a_clean_status)
     size_t n = 0;
     for (int i = 0; i < 200; i++) n += (size_t)snprintf(text + n, sizeof text - n, "ld global 4 L%d 0 0 %d\n", i, 4 * i);
     /* the same trace in binary, whose reader keeps a label table */
-    char *bin = NULL;
     size_t binlen = 0;
-    {
-        FILE *out = open_memstream(&bin, &binlen), *in = str_file(text);
-        coalsim_reader *rd = coalsim_reader_new(in, "t", 32);
-        coalsim_bwriter *w = coalsim_bwriter_new(out, 32);
-        coalsim_request r;
-        while (coalsim_reader_next(rd, &r) == 1) ck_assert_int_eq(coalsim_bwriter_put(w, &r), 0);
-        ck_assert_int_eq(coalsim_bwriter_finish(w), 0);
-        coalsim_bwriter_free(w);
-        coalsim_reader_free(rd);
-        fclose(in);
-        fclose(out);
-    }
+    char *bin = to_binary(text, 32, &binlen);
     const char *inputs[2] = {text, bin};
     size_t lens[2] = {strlen(text), binlen};
     for (int i = 0; i < 2; i++) {

@@ -4,24 +4,6 @@
 
 #include "helpers.h"
 
-/* Write requests read from TEXT into a binary trace in memory (caller frees). */
-static char *to_binary(const char *text, unsigned warp, size_t *len)
-{
-    char *buf = NULL;
-    FILE *out = open_memstream(&buf, len);
-    FILE *in = str_file(text);
-    coalsim_reader *rd = coalsim_reader_new(in, "t", warp);
-    coalsim_bwriter *w = coalsim_bwriter_new(out, warp);
-    coalsim_request r;
-    while (coalsim_reader_next(rd, &r) == 1) ck_assert_int_eq(coalsim_bwriter_put(w, &r), 0);
-    ck_assert_int_eq(coalsim_bwriter_finish(w), 0);
-    coalsim_bwriter_free(w);
-    coalsim_reader_free(rd);
-    fclose(in);
-    fclose(out);
-    return buf;
-}
-
 START_TEST(test_binary_round_trip_gives_the_same_requests)
 {
     const char *text = "ld global 4 x 0 0 0x7f0000000104\nld global 4 x 0 1 0x7f0000000100\n"

@@ -57,4 +57,23 @@ static inline FILE *str_file(const char *s)
     return fp;
 }
 
+/* The requests of text trace TEXT, written as a binary trace in memory
+ * (caller frees); its length in *len. */
+static inline char *to_binary(const char *text, unsigned warp, size_t *len)
+{
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    FILE *in = str_file(text);
+    coalsim_reader *rd = coalsim_reader_new(in, "t", warp);
+    coalsim_bwriter *w = coalsim_bwriter_new(out, warp);
+    coalsim_request r;
+    while (coalsim_reader_next(rd, &r) == 1) ck_assert_int_eq(coalsim_bwriter_put(w, &r), 0);
+    ck_assert_int_eq(coalsim_bwriter_finish(w), 0);
+    coalsim_bwriter_free(w);
+    coalsim_reader_free(rd);
+    fclose(in);
+    fclose(out);
+    return buf;
+}
+
 #endif
