@@ -9,13 +9,13 @@ gpu/results/h100, a traces/ folder instead of the archive.  The model's numbers
 come from running COALSIM (default build/coalsim) --json on each trace.
 Exit status 1 if any load count differs (stores may differ by the hardware's
 run-to-run noise; the difference is printed)."""
-import csv
-import io
 import json
 import os
 import subprocess
 import sys
 import tarfile
+
+from ncu_csv import launches, num
 
 M = {
     "global_ld": ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors"),
@@ -25,18 +25,10 @@ M = {
 }
 
 
-def num(s):
-    return int(float(s.replace(",", "")))
-
-
 def main():
     rundir = sys.argv[1]
     coalsim = sys.argv[2] if len(sys.argv) > 2 else "build/coalsim"
-    names = [l.split()[1] for l in open(f"{rundir}/launches.txt") if l.startswith("LAUNCH ")]
-    rows = [r for r in csv.reader(open(f"{rundir}/ncu_counters.csv")) if r and not r[0].startswith("==")]
-    head, data = rows[0], [r for r in rows[1:] if r[0].isdigit()]
-    if len(data) != len(names):
-        sys.exit(f"join_counters: {len(data)} ncu rows for {len(names)} launches")
+    runs = launches(rundir, "ncu_counters.csv")
     if os.path.isdir(f"{rundir}/traces"):
         def trace(name):
             return open(f"{rundir}/traces/{name}.trace", "rb").read()
@@ -51,11 +43,11 @@ def main():
     print(f"{'kernel':26s} {'access':10s} {'req hw':>7s} {'req mod':>7s} {'units hw':>9s} {'units mod':>9s} "
           f"{'per req hw':>10s} {'per req mod':>11s}  verdict")
     bad = 0
-    for name, r in zip(names, data):
+    for name, r in runs:
         text = trace(name)
         rep = json.loads(subprocess.run([coalsim, "--json", "-"], input=text, capture_output=True, check=True).stdout)
         for key, (mreq, munits, unit) in M.items():
-            hw_req, hw_units = num(r[head.index(mreq)]), num(r[head.index(munits)])
+            hw_req, hw_units = num(r[mreq]), num(r[munits])
             t = rep["totals"][key]
             mod_req, mod_units = t["requests"], t[unit]
             if hw_req == 0 and mod_req == 0:

@@ -6,11 +6,12 @@ usage: python3 gpu/join_dram.py RUNDIR [COALSIM] > gpu/results/h100/dram.txt
 RUNDIR is what gpu/run_dram.sh wrote (launches.txt, ncu_dram.csv).  The
 predicted time (with gpu/profiles/h100.txt) is set beside the median time of
 the same launch measured by harness time (gpu/results/h100/time.json)."""
-import csv
 import json
 import re
 import subprocess
 import sys
+
+from ncu_csv import launches, num
 
 SMS = 132
 BIG = {   # kernel -> (sketch, --set values of the harness's large launch)
@@ -30,20 +31,11 @@ BIG = {   # kernel -> (sketch, --set values of the harness's large launch)
 }
 
 
-def num(s):
-    return int(float(s.replace(",", "")))
-
-
 def main():
     rundir = sys.argv[1]
     coalsim = sys.argv[2] if len(sys.argv) > 2 else "build/coalsim"
-    names = [l.split()[1] for l in open(f"{rundir}/launches.txt") if l.startswith("LAUNCH ")]
-    rows = [r for r in csv.reader(open(f"{rundir}/ncu_dram.csv")) if r and not r[0].startswith("==")]
-    head, data = rows[0], [r for r in rows[1:] if r[0].isdigit()]
-    hw = {n: r for n, r in zip(names, data)}
-    col = {k: head.index(k) for k in ("dram__bytes_read.sum", "dram__bytes_write.sum",
-                                      "lts__t_sectors_srcunit_tex_op_read.sum",
-                                      "lts__t_sectors_srcunit_tex_op_write.sum")}
+    runs = launches(rundir, "ncu_dram.csv")
+    hw = dict(runs)
     measured = {k["kernel"]: k["ms"] * 1e3 for k in json.load(open("gpu/results/h100/time.json"))["kernels"]}
     print("# DRAM bytes and L2 sectors: Nsight Compute on the H100 (hw) vs coalsim --hier on the kernel's sketch")
     print("# produced by: gpu/run_dram.sh RUNDIR; python3 gpu/join_dram.py RUNDIR")
@@ -51,7 +43,7 @@ def main():
     print("# as ncu does not count them); ratio = model / hw")
     print(f"{'kernel':20s} {'DRAM read hw':>14s} {'model':>14s} {'ratio':>6s} {'DRAM write hw':>14s} {'model':>14s} "
           f"{'ratio':>6s} {'L2 sectors hw':>14s} {'model':>12s} {'ratio':>6s} {'time us hw':>10s} {'model':>8s} {'ratio':>6s}")
-    for name in names:
+    for name, _ in runs:
         if name not in BIG:
             continue
         sketch, sets = BIG[name]
@@ -62,8 +54,8 @@ def main():
         pt = float(re.search(r"predicted time: ([0-9.]+) us", out).group(1))
         mt = measured.get(name, 0.0)
         r = hw[name]
-        hrd, hwr = num(r[col["dram__bytes_read.sum"]]), num(r[col["dram__bytes_write.sum"]])
-        hl2 = num(r[col["lts__t_sectors_srcunit_tex_op_read.sum"]]) + num(r[col["lts__t_sectors_srcunit_tex_op_write.sum"]])
+        hrd, hwr = num(r["dram__bytes_read.sum"]), num(r["dram__bytes_write.sum"])
+        hl2 = num(r["lts__t_sectors_srcunit_tex_op_read.sum"]) + num(r["lts__t_sectors_srcunit_tex_op_write.sum"])
         ratio = lambda a, b: f"{a / b:6.2f}" if b else "     -"
         print(f"{name:20s} {hrd:14d} {rd:14d} {ratio(rd, hrd)} {hwr:14d} {wr:14d} {ratio(wr, hwr)} "
               f"{hl2:14d} {l2:12d} {ratio(l2, hl2)} {mt:10.1f} {pt:8.1f} {ratio(pt, mt)}", flush=True)
