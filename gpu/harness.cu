@@ -5,7 +5,8 @@
 //                            one v1 trace per kernel in OUTDIR, model summary
 //   harness counters         the same small launches without capture, once each,
 //                            for ncu to count (gpu/run_validate.sh)
-//   harness profile          DRAM/L2/L1/shared rates for the hierarchy model
+//   harness profile          DRAM/L2/L1/shared rates, latencies (idle and DRAM
+//                            under load) and block cost for the time model
 //   harness big              the large launches once each, for ncu's DRAM counters
 //                            (gpu/run_dram.sh)
 //   harness time [--json|--csv]
@@ -233,6 +234,39 @@ static std::string close_enough(const std::vector<float> &got, const std::vector
 #include "cases.cuh"
 #include "profile.cuh"
 
+/* One random cycle over N lines (Sattolo's shuffle) written into LINES as
+ * fill_lines lays it out, and in STARTS, K lines evenly spaced along it. */
+static void make_cycle(unsigned *lines, size_t n, size_t k, unsigned *starts)
+{
+    std::vector<unsigned> next(n), pick(k);
+    for (size_t i = 0; i < n; i++) next[i] = (unsigned)i;
+    Rng g;
+    for (size_t i = n - 1; i > 0; i--) std::swap(next[i], next[g.next() % i]);
+    std::vector<unsigned> order(n);
+    unsigned p = 0;
+    for (size_t i = 0; i < n; i++, p = next[p]) order[i] = p;
+    for (size_t c = 0; c < k; c++) pick[c] = order[k <= n ? c * n / k : c % n];
+    unsigned *dnext;
+    CK(cudaMalloc(&dnext, n * sizeof(unsigned)));
+    CK(cudaMemcpy(dnext, next.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+    fill_lines<<<(unsigned)((n * 32 + 255) / 256), 256>>>(lines, dnext, n);
+    CK(cudaMemcpy(starts, pick.data(), k * sizeof(unsigned), cudaMemcpyHostToDevice));
+    CK(cudaDeviceSynchronize());
+    CK(cudaFree(dnext));
+}
+
+/* ns per hop of chase<CHAINS, MODE> with WARPS warps on each SM (a power of
+ * two), through a cycle of N lines in LINES. */
+template <int CHAINS, int MODE>
+static double hop_ns(const Dev &dev, unsigned *lines, size_t n, unsigned *starts, int hops, int warps = 1)
+{
+    make_cycle(lines, n, (size_t)dev.sms * warps * CHAINS, starts);
+    const int per = warps < 32 ? warps : 32;      /* warps a block, blocks of at most 1024 threads */
+    float ms = median_ms([&] { chase<CHAINS, MODE><<<dev.sms * (warps / per), 32 * per>>>(lines, starts, hops); },
+                         nullptr);
+    return ms * 1e6 / hops;
+}
+
 /* harness profile: the rates the hierarchy model's time prediction uses,
  * printed as a device profile file (gpu/profiles/). */
 static int profile(const Dev &dev)
@@ -260,6 +294,28 @@ static int profile(const Dev &dev)
     const int sreps2 = 20;
     float scl = median_ms([&] { scatter<false><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
     float scs = median_ms([&] { scatter<true><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
+    /* round trips: 1 or 16 independent line requests per warp, one warp per
+     * SM, through 1 GiB (DRAM), 16 MiB with __ldcg (L2), 16 KiB (L1) and
+     * 8 KiB of shared memory */
+    unsigned *lines = (unsigned *)buf, *starts;
+    CK(cudaMalloc(&starts, (size_t)dev.sms * 64 * 16 * sizeof(unsigned)));
+    const size_t dl = big4 * 16 / 128, l2l = (size_t)1 << 17;
+    double lat[4][2] = {
+        {hop_ns<1, 0>(dev, lines, 128, starts, 20000), hop_ns<16, 0>(dev, lines, 128, starts, 20000)},
+        {hop_ns<1, 1>(dev, lines, l2l, starts, 4000), hop_ns<16, 1>(dev, lines, l2l, starts, 4000)},
+        {hop_ns<1, 0>(dev, lines, dl, starts, 1000), hop_ns<16, 0>(dev, lines, dl, starts, 1000)},
+        {hop_ns<1, 2>(dev, lines, 64, starts, 50000), hop_ns<16, 2>(dev, lines, 64, starts, 50000)},
+    };
+    /* DRAM latency under load: 16 chains a warp, 1 to 64 warps a SM */
+    const int lw[] = {1, 2, 4, 8, 16, 32, 64};
+    double loaded[7];
+    for (int i = 0; i < 7; i++) loaded[i] = hop_ns<16, 0>(dev, lines, dl, starts, 500, lw[i]);
+    /* a block's own cost: empty blocks, 66 waves against 2 */
+    float e256 = median_ms([&] { empty_kernel<<<dev.sms * 8 * 66, 256>>>(); }, nullptr);
+    float e256s = median_ms([&] { empty_kernel<<<dev.sms * 8 * 2, 256>>>(); }, nullptr);
+    float e1024 = median_ms([&] { empty_kernel<<<dev.sms * 2 * 66, 1024>>>(); }, nullptr);
+    float e1024s = median_ms([&] { empty_kernel<<<dev.sms * 2 * 2, 1024>>>(); }, nullptr);
+    CK(cudaFree(starts));
     double dram_gbs = big4 * 16.0 / (dram * 1e6);
     double l2_gbs = l2n4 * 16.0 * l2reps / (l2 * 1e6);
     double l1_gbs = (double)dev.sms * 4 * l1n4 * 16.0 * l1reps / (l1 * 1e6);
@@ -274,6 +330,15 @@ static int profile(const Dev &dev)
     printf("launch_us = %.2f\n", launch * 1e3);
     printf("scatter_load_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scl * 1e6));
     printf("scatter_store_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scs * 1e6));
+    static const char *level[4] = {"l1", "l2", "dram", "smem"};
+    for (int l = 0; l < 4; l++) printf("lat_%s_ns = %.1f\nlat16_%s_ns = %.1f\n", level[l], lat[l][0], level[l], lat[l][1]);
+    /* DRAM GB/s moved by the loaded chases and the ns a hop took then */
+    printf("dram_loaded =");
+    for (int i = 0; i < 7; i++) printf(" %.1f:%.1f", (double)dev.sms * lw[i] * 16 * 128 / loaded[i], loaded[i]);
+    printf("\n");
+    /* blocks start one after another on a SM: ns per 256-thread block */
+    printf("block_ns = %.1f\n", (e256 - e256s) * 1e6 / (64 * 8));
+    printf("# block_ns measured with 1024-thread blocks: %.1f\n", (e1024 - e1024s) * 1e6 / (64 * 2));
     CK(cudaFree(buf));
     CK(cudaFree(sink));
     return 0;

@@ -1,6 +1,7 @@
 // Device profile microbenchmarks for the memory-hierarchy model's time
 // prediction (harness profile): DRAM, L2 and L1 read bandwidth, shared-memory
-// wavefronts per second and the time of an empty launch.
+// wavefronts per second, the time of an empty launch, scattered lines, and
+// the latency chases.
 #pragma once
 
 // Read N4 float4 from P, REPS times, grid-stride; the sum goes to SINK only
@@ -61,4 +62,46 @@ template <bool STORE> __global__ void scatter(float *p, size_t lines, int reps, 
             else acc += p[line * 32];
         }
     if (acc == -1.2345e30f) *sink = acc;
+}
+
+// Dependent chains through a random cycle of 128-byte lines, for the latency
+// the time model charges a warp per round trip.  Each warp follows CHAINS
+// chains at once; a hop is one coalesced request (32 lanes x 4 bytes of one
+// line, every word of which holds the next line's index), and a chain's next
+// hop needs its last one, so a warp has CHAINS independent requests in flight,
+// like a loop that issues CHAINS loads before using them.  MODE 0: plain
+// loads, 1: __ldcg (L2, not L1), 2: shared memory (the first 64 lines of the
+// cycle copied in).  STARTS: CHAINS start lines per warp; each chain's last
+// line is written back, so the next run goes on where this one stopped and
+// does not find its lines in L2.
+template <int CHAINS, int MODE>
+__global__ void chase(const unsigned *lines, unsigned *starts, int hops)
+{
+    __shared__ unsigned s[MODE == 2 ? 64 * 32 : 1];
+    const unsigned lane = threadIdx.x % 32;
+    if (MODE == 2) {
+        for (unsigned i = threadIdx.x; i < 64 * 32; i += blockDim.x) s[i] = lines[i];
+        __syncthreads();
+    }
+    const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    unsigned p[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) p[c] = starts[warp * CHAINS + c];
+    for (int h = 0; h < hops; h++) {
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++) {
+            const unsigned i = p[c] * 32 + lane;
+            p[c] = MODE == 2 ? s[i] : MODE == 1 ? __ldcg(&lines[i]) : lines[i];
+        }
+    }
+    if (lane == 0)
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++) starts[warp * CHAINS + c] = p[c];
+}
+
+// lines[i * 32 + l] = next[i]: every word of line i names the next line.
+__global__ void fill_lines(unsigned *lines, const unsigned *next, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n * 32) lines[i] = next[i / 32];
 }

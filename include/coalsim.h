@@ -213,30 +213,61 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
 /* Dirty bytes still in L2 (written to DRAM only after the kernel). */
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h);
 
+/* ---- the time a kernel takes, approximately (timing.c) ------------------ */
+
+/* Where a load is served from, shallowest first. */
+typedef enum { COALSIM_LV_SMEM = 0, COALSIM_LV_L1, COALSIM_LV_L2, COALSIM_LV_DRAM, COALSIM_LEVELS } coalsim_level;
+
+#define COALSIM_LOADED_POINTS 16
+
 /* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
 typedef struct coalsim_profile {
     double dram_read_gbs, dram_copy_gbs, l2_gbs, l1_gbs, wavefronts_per_ns, launch_us;
     double scatter_load_lines_per_ns, scatter_store_lines_per_ns;   /* 0: as wavefronts_per_ns */
+    /* latency term (0: not measured, no latency term): a warp's round trip
+     * with 1 and with 16 independent line requests in flight, per level */
+    double lat_ns[COALSIM_LEVELS], lat16_ns[COALSIM_LEVELS];
+    double block_ns;                                   /* a block's start on its SM */
+    unsigned loaded_points;                            /* DRAM round trip under load */
+    double loaded_gbs[COALSIM_LOADED_POINTS], loaded_ns[COALSIM_LOADED_POINTS];
 } coalsim_profile;
-
-/* The L1 data pipe's work: wavefronts at the full rate (coalesced lines and
- * shared wavefronts) and the extra lines of scattered global requests. */
-typedef struct coalsim_l1_work {
-    uint64_t wavefronts, scatter_load_lines, scatter_store_lines;
-} coalsim_l1_work;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
 int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap);
 
+/* What runs at once on a SM (the occupancy limits; registers are not in a
+ * trace, so they are not one). */
+typedef struct coalsim_sm_limits {
+    unsigned threads, blocks;
+    uint64_t smem_bytes;
+} coalsim_sm_limits;
+
+int coalsim_sm_limits_preset(const char *arch, coalsim_sm_limits *lim);
+
 typedef struct coalsim_time {
-    double dram_us, l2_us, l1_us, total_us;
+    double dram_us, l2_us;      /* all traffic at the device's rates */
+    double l1_us;               /* the busiest SM's L1 data pipe */
+    double latency_us;          /* the busiest SM's blocks, round trip after round trip */
+    double total_us;            /* launch + the largest of the four */
+    double dram_round_trip_ns;  /* the loaded DRAM round trip the latency term settled on */
+    unsigned resident_blocks, block_warps;
 } coalsim_time;
 
-/* A kernel's time from its traffic: the launch plus the slowest of DRAM (reads
- * and writes at their rates), L2 (sectors) and the L1 data pipe (wavefronts at
- * the measured rate, scattered requests' extra lines at theirs). */
-void coalsim_predict(const coalsim_profile *p, const coalsim_hier_counts *c, const coalsim_l1_work *l1,
-                     coalsim_time *t);
+typedef struct coalsim_timing coalsim_timing;
+
+/* A time model for SMS SMs with LIMITS, at PROFILE's rates and latencies; a
+ * warp has up to MLP loads in flight before it waits (1..64).  NULL if
+ * memory runs out or an argument is unusable. */
+coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms, const coalsim_sm_limits *limits,
+                                   unsigned warp_size, unsigned mlp);
+void coalsim_timing_free(coalsim_timing *t);
+/* One request in trace order, its result and the hierarchy counts it added
+ * (global loads: where it was served).  0, or -1 if memory runs out. */
+int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                           const coalsim_hier_counts *d);
+/* The prediction, given the kernel's hierarchy totals.  0, or -1 if memory
+ * runs out. */
+int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *total, coalsim_time *out);
 
 /* ---- per-access totals (stats.c) -------------------------------------- */
 
@@ -285,9 +316,10 @@ typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
 int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
                    const coalsim_arch *a, const coalsim_stats *st);
 /* The memory-hierarchy section (text): per global access and in total, and
- * with a device profile (or NULL) the predicted time. */
+ * with a device profile and its prediction (or NULLs) the predicted time;
+ * MLP as the time model was given it. */
 int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_profile *prof);
+                        const coalsim_profile *prof, const coalsim_time *tm, unsigned mlp);
 /* CSV header line (written once before the rows of all traces). */
 int coalsim_report_csv_header(FILE *out);
 /* One line for one request (--per-request). */

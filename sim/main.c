@@ -19,7 +19,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
-    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE
+    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -45,6 +45,7 @@ static const struct option_def {
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper; text)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
+    {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -107,6 +108,7 @@ typedef struct {
     long threads;           /* 0: choose by file size */
     int hier;               /* --hier */
     const coalsim_profile *profile;   /* --profile FILE, read */
+    long mlp;               /* --mlp */
 } config;
 
 #define HTML_REQUESTS 64    /* requests drawn one by one in the HTML report */
@@ -153,6 +155,7 @@ static int run(const config *cf, const char *path, FILE *out)
     FILE *jreq = NULL, *rep = out;
     coalsim_stats *st = coalsim_stats_new();
     coalsim_hier *hier = NULL;
+    coalsim_timing *timing = NULL;
     kept *keep = cf->html ? calloc(1, sizeof *keep) : NULL;
     if (!st || (cf->html && !keep)) {
         fprintf(stderr, "coalsim: %s: out of memory\n", name);
@@ -177,6 +180,14 @@ static int run(const config *cf, const char *path, FILE *out)
         status = EXIT_INPUT;
         goto done;
     }
+    coalsim_sm_limits lim;
+    if (cf->profile && (coalsim_sm_limits_preset("hopper", &lim) != 0 ||
+                        !(timing = coalsim_timing_new(cf->profile, hcfg.sms, &lim, cf->arch.warp_size,
+                                                      (unsigned)cf->mlp)))) {
+        fprintf(stderr, "coalsim: %s: out of memory\n", name);
+        status = EXIT_INPUT;
+        goto done;
+    }
     coalsim_request r;
     coalsim_result res;
     int rc, nreq = 0;
@@ -191,6 +202,11 @@ static int run(const config *cf, const char *path, FILE *out)
             coalsim_hier_counts d = {0};
             coalsim_hier_request(hier, &r, &d);
             coalsim_stats_add_hier(st, &d);
+            if (timing && coalsim_timing_request(timing, &r, &res, &d) != 0) {
+                fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
+                status = EXIT_INPUT;
+                goto done;
+            }
         }
         if (keep && keep->n < HTML_REQUESTS) {
             size_t k = keep->n++;
@@ -223,8 +239,23 @@ static int run(const config *cf, const char *path, FILE *out)
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
+    coalsim_time tm;
+    if (timing && status == EXIT_OK) {
+        coalsim_hier_counts total = {0};
+        for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+            const coalsim_hier_counts *h = &coalsim_stats_get(st, i)->hier;
+            total.l1_sectors += h->l1_sectors, total.l1_hits += h->l1_hits;
+            total.l2_sectors += h->l2_sectors, total.l2_hits += h->l2_hits;
+            total.dram_read += h->dram_read, total.dram_write += h->dram_write;
+        }
+        if (coalsim_timing_finish(timing, &total, &tm) != 0) {
+            fprintf(stderr, "coalsim: %s: out of memory\n", name);
+            status = EXIT_INPUT;
+        }
+    }
     if (hier && status == EXIT_OK &&
-        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), cf->profile) != 0) {
+        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), cf->profile, timing ? &tm : NULL,
+                            (unsigned)cf->mlp) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
@@ -250,6 +281,7 @@ done:
     free(rbuf);
     coalsim_stats_free(st);
     coalsim_hier_free(hier);
+    coalsim_timing_free(timing);
     free(keep);
     input_close(&in);
     return status;
@@ -340,6 +372,7 @@ int main(int argc, char **argv)
         case O_HTML: cf.html = val; break;
         case O_HIER: cf.hier = 1; break;
         case O_PROFILE: profile_path = val; break;
+        case O_MLP: dst = &cf.mlp; break;
         case O_SET:
             if (!strchr(val, '=')) {
                 free(files);
@@ -392,6 +425,12 @@ int main(int argc, char **argv)
         free(sets);
         return usage_error("%s", "--hier works with the text report and the hopper preset");
     }
+    if (cf.mlp > 64 || (cf.mlp && !profile_path)) {
+        free(files);
+        free(sets);
+        return usage_error("%s", cf.mlp > 64 ? "--mlp needs 1 to 64" : "--mlp needs --profile");
+    }
+    if (!cf.mlp) cf.mlp = 16;
     if (profile_path) {
         char err[400];
         FILE *pf = fopen(profile_path, "r");

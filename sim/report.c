@@ -282,7 +282,7 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 }
 
 int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_profile *prof)
+                        const coalsim_profile *prof, const coalsim_time *tm, unsigned mlp)
 {
     coalsim_hier_counts t = {0};
     int w = 6;
@@ -315,31 +315,17 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
                  "         dram__bytes_read.sum, dram__bytes_write.sum\n",
             (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors, (unsigned long long)t.dram_read,
             (unsigned long long)t.dram_write, (unsigned long long)dirty);
-    if (prof) {
-        /* a global access's lines beyond the fewest its bytes need are the
-         * scattered ones, dearer per line (the profile's scatter rates) */
-        coalsim_l1_work work = {0, 0, 0};
-        for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-            const coalsim_access *ac = coalsim_stats_get(st, i);
-            if (ac->space != COALSIM_GLOBAL) {
-                work.wavefronts += ac->wavefronts;
-                continue;
-            }
-            uint64_t need = (ac->ideal_sectors + 3) / 4, extra = ac->lines > need ? ac->lines - need : 0;
-            /* a scattered load line that hits in L1 costs a plain wavefront;
-             * one that misses waits on L2 like the profile's scatter loads */
-            uint64_t miss = extra;
-            if (ac->op == COALSIM_LD && ac->hier.l1_sectors)
-                miss = (uint64_t)((double)extra * (double)(ac->hier.l1_sectors - ac->hier.l1_hits) /
-                                  (double)ac->hier.l1_sectors);
-            work.wavefronts += ac->lines - miss;
-            if (ac->op == COALSIM_LD) work.scatter_load_lines += miss;
-            else work.scatter_store_lines += miss;
-        }
-        coalsim_time tm;
-        coalsim_predict(prof, &t, &work, &tm);
-        fprintf(out, "  predicted time: %.1f us = launch %.1f + the slowest of DRAM %.1f, L2 %.1f, L1 data pipe %.1f us\n",
-                tm.total_us, prof->launch_us, tm.dram_us, tm.l2_us, tm.l1_us);
+    if (prof && tm) {
+        fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
+                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM)\n",
+                tm->total_us, prof->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us);
+        if (prof->lat_ns[0])
+            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip; DRAM round\n"
+                         "    trips x%.2f their unloaded time at the bandwidth this time implies (16 loads: %.0f ns)\n",
+                    tm->resident_blocks, tm->block_warps, mlp, mlp == 1 ? "" : "s",
+                    tm->dram_round_trip_ns / prof->lat16_ns[COALSIM_LV_DRAM], tm->dram_round_trip_ns);
+        else
+            fprintf(out, "    (no latencies in this profile: no latency term)\n");
     }
     return ferror(out) ? -1 : 0;
 }

@@ -1,5 +1,4 @@
-/* The memory-hierarchy model: caches, fetch granularity, write-back; and
- * device profiles. */
+/* The memory-hierarchy model: caches, fetch granularity, write-back. */
 #include <stdlib.h>
 
 #include "helpers.h"
@@ -89,40 +88,6 @@ START_TEST(test_hier_refuses_a_bad_configuration)
 }
 END_TEST
 
-START_TEST(test_profile_predicts_the_slowest_level)
-{
-    FILE *fp = str_file("# h100\ndevice = X\nsms = 132\ndram_read_gbs = 3000\ndram_copy_gbs = 2400\n"
-                        "l2_read_gbs = 6000\nl1_read_gbs = 20000\nsmem_wavefronts_per_ns = 200\nlaunch_us = 5\n");
-    coalsim_profile p;
-    char err[200];
-    ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), 0);
-    fclose(fp);
-    coalsim_hier_counts c = {.dram_read = 3000000, .dram_write = 0, .l2_sectors = 1000};
-    coalsim_time t;
-    coalsim_l1_work w = {100, 0, 0};
-    coalsim_predict(&p, &c, &w, &t);
-    ck_assert_double_eq_tol(t.dram_us, 1.0, 1e-9);            /* 3 MB at 3000 GB/s */
-    ck_assert_double_eq_tol(t.total_us, 6.0, 1e-9);
-    c.dram_write = 2000000;                                   /* writes at 1/(2/2400 - 1/3000) = 2000 GB/s */
-    coalsim_predict(&p, &c, &w, &t);
-    ck_assert_double_eq_tol(t.dram_us, 2.0, 1e-9);
-    w.wavefronts = 1000000;                                   /* 10^6 wavefronts at 200 per ns */
-    coalsim_predict(&p, &c, &w, &t);
-    ck_assert_double_eq_tol(t.total_us, 5.0 + 5.0, 1e-9);
-    w.wavefronts = 0, w.scatter_store_lines = 1000000;        /* no scatter rate: the wavefront rate */
-    coalsim_predict(&p, &c, &w, &t);
-    ck_assert_double_eq_tol(t.l1_us, 5.0, 1e-9);
-    fp = str_file("dram_read_gbs = fast\n");
-    ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), -1);
-    ck_assert_str_eq(err, "p:1: dram_read_gbs needs a positive number");
-    fclose(fp);
-    fp = str_file("colour = 3\n");
-    ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), -1);
-    ck_assert_str_eq(err, "p:1: unknown key 'colour'");
-    fclose(fp);
-}
-END_TEST
-
 Suite *make_hier_suite(void)
 {
     Suite *s = suite_create("hier");
@@ -130,7 +95,6 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only);
     tcase_add_test(c, test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read);
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
-    tcase_add_test(c, test_profile_predicts_the_slowest_level);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_hier_refuses_a_bad_configuration);

@@ -1,0 +1,398 @@
+/* The time a kernel takes, approximately: the launch, then the largest of
+ *   - DRAM and L2: all the traffic at the device's measured rates;
+ *   - the L1 data pipe of the busiest SM (wavefronts at the measured rate,
+ *     scattered lines that miss L1 at the scatter rates);
+ *   - latency: each warp's loads, in trace order, form round trips of up to
+ *     MLP independent loads (a store or the MLP-th load ends one, since a
+ *     store needs what was loaded); a round trip costs the measured latency
+ *     of the deepest level it reaches; a block lasts as long as its slowest
+ *     warp; blocks start BLOCK_NS apart on their SM (round-robin, as in
+ *     hier.c) into as many slots as the occupancy limits allow.
+ * DRAM latency grows with the bandwidth in use (the profile's loaded curve):
+ * the latency term is worked out for a ladder of slow-downs at once, and the
+ * one consistent with the bandwidth the prediction implies is kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalsim.h"
+
+#define NF 14                      /* rungs of the DRAM slow-down ladder */
+static const double ladder[NF] = {1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 11, 16};
+#define MAX_SLOTS 32               /* blocks a SM holds at most, any preset */
+#define MAX_OPEN 4096              /* blocks open at once (interleaved traces) */
+#define MAX_WARPS 1024             /* warps a block tracked apart; more are folded */
+
+typedef struct {
+    double a, b;                   /* round trips so far: other levels, DRAM (unloaded) */
+    unsigned n;                    /* loads in the open round trip */
+    int lv;                        /* its deepest level, -1 if none */
+} warp;
+
+typedef struct {
+    uint64_t id;
+    int used;
+    warp *w;
+    unsigned nw;
+} block;
+
+struct coalsim_timing {
+    coalsim_profile p;
+    coalsim_sm_limits lim;
+    unsigned sms, warp_size, mlp;
+    block *tab;                    /* open blocks, linear probing on id */
+    size_t tcap;
+    uint64_t *fifo;                /* their ids in the order they opened */
+    size_t head, count;
+    double *l1_ns;                 /* per SM */
+    double *slot, *start;          /* per SM and rung: slots' end, the last block's start */
+    unsigned max_warps;
+    uint64_t max_smem;
+    unsigned resident;
+};
+
+/* ---- the profile ---- */
+
+static int read_loaded(coalsim_profile *p, const char *s)
+{
+    p->loaded_points = 0;
+    for (;;) {
+        char *end;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '\n' || *s == '\r') break;
+        if (p->loaded_points == COALSIM_LOADED_POINTS) return -1;
+        double g = strtod(s, &end);
+        if (end == s || *end != ':' || !(g > 0)) return -1;
+        s = end + 1;
+        double ns = strtod(s, &end);
+        if (end == s || !(ns > 0)) return -1;
+        if (p->loaded_points && g <= p->loaded_gbs[p->loaded_points - 1]) return -1;
+        p->loaded_gbs[p->loaded_points] = g;
+        p->loaded_ns[p->loaded_points++] = ns;
+        s = end;
+    }
+    return p->loaded_points ? 0 : -1;
+}
+
+int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap)
+{
+    static const char *level[COALSIM_LEVELS] = {"smem", "l1", "l2", "dram"};
+    char line[512];
+    unsigned long n = 0;
+    memset(p, 0, sizeof *p);
+    while (fgets(line, sizeof line, fp)) {
+        n++;
+        char key[64], rest[400];
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (sscanf(line, " %63[a-z0-9_] = %399[^\n]", key, rest) != 2) {
+            snprintf(err, cap, "%s:%lu: expected KEY = VALUE", name, n);
+            return -1;
+        }
+        if (!strcmp(key, "device") || !strcmp(key, "sms")) continue;
+        if (!strcmp(key, "dram_loaded")) {
+            if (read_loaded(p, rest) != 0) {
+                snprintf(err, cap, "%s:%lu: dram_loaded needs GBS:NS pairs, bandwidth rising", name, n);
+                return -1;
+            }
+            continue;
+        }
+        char *end;
+        double v = strtod(rest, &end);
+        if (end == rest || !(v > 0)) {
+            snprintf(err, cap, "%s:%lu: %s needs a positive number", name, n, key);
+            return -1;
+        }
+        double *dst = NULL;
+        if (!strcmp(key, "dram_read_gbs")) dst = &p->dram_read_gbs;
+        else if (!strcmp(key, "dram_copy_gbs")) dst = &p->dram_copy_gbs;
+        else if (!strcmp(key, "l2_read_gbs")) dst = &p->l2_gbs;
+        else if (!strcmp(key, "l1_read_gbs")) dst = &p->l1_gbs;
+        else if (!strcmp(key, "smem_wavefronts_per_ns")) dst = &p->wavefronts_per_ns;
+        else if (!strcmp(key, "launch_us")) dst = &p->launch_us;
+        else if (!strcmp(key, "scatter_load_lines_per_ns")) dst = &p->scatter_load_lines_per_ns;
+        else if (!strcmp(key, "scatter_store_lines_per_ns")) dst = &p->scatter_store_lines_per_ns;
+        else if (!strcmp(key, "block_ns")) dst = &p->block_ns;
+        for (int l = 0; !dst && l < COALSIM_LEVELS; l++) {
+            char k1[32], k16[32];
+            snprintf(k1, sizeof k1, "lat_%s_ns", level[l]);
+            snprintf(k16, sizeof k16, "lat16_%s_ns", level[l]);
+            if (!strcmp(key, k1)) dst = &p->lat_ns[l];
+            else if (!strcmp(key, k16)) dst = &p->lat16_ns[l];
+        }
+        if (!dst) {
+            snprintf(err, cap, "%s:%lu: unknown key '%s'", name, n, key);
+            return -1;
+        }
+        *dst = v;
+    }
+    if (!p->dram_read_gbs || !p->dram_copy_gbs || !p->l2_gbs || !p->wavefronts_per_ns) {
+        snprintf(err, cap, "%s: needs dram_read_gbs, dram_copy_gbs, l2_read_gbs and smem_wavefronts_per_ns", name);
+        return -1;
+    }
+    for (int l = 0; l < COALSIM_LEVELS; l++)
+        if (!p->lat_ns[l] || !p->lat16_ns[l]) {
+            memset(p->lat_ns, 0, sizeof p->lat_ns);         /* all latencies or none */
+            break;
+        }
+    return 0;
+}
+
+int coalsim_sm_limits_preset(const char *arch, coalsim_sm_limits *lim)
+{
+    if (strcmp(arch, "hopper") != 0) return -1;
+    /* sm_90: 2048 threads, 32 blocks and 228 KiB of shared memory a SM (each
+     * block also takes 1 KiB the system reserves) */
+    lim->threads = 2048;
+    lim->blocks = 32;
+    lim->smem_bytes = 228 * 1024;
+    return 0;
+}
+
+/* ---- the model ---- */
+
+coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms, const coalsim_sm_limits *limits,
+                                   unsigned warp_size, unsigned mlp)
+{
+    if (!sms || !warp_size || mlp < 1 || mlp > 64 || !limits->threads || !limits->blocks) return NULL;
+    coalsim_timing *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->p = *profile;
+    t->lim = *limits;
+    t->sms = sms, t->warp_size = warp_size, t->mlp = mlp;
+    t->tcap = 2 * MAX_OPEN;
+    t->tab = calloc(t->tcap, sizeof *t->tab);
+    t->fifo = calloc(MAX_OPEN, sizeof *t->fifo);
+    t->l1_ns = calloc(sms, sizeof *t->l1_ns);
+    t->slot = calloc((size_t)sms * NF * MAX_SLOTS, sizeof *t->slot);
+    t->start = calloc((size_t)sms * NF, sizeof *t->start);
+    if (!t->tab || !t->fifo || !t->l1_ns || !t->slot || !t->start) {
+        coalsim_timing_free(t);
+        return NULL;
+    }
+    for (size_t i = 0; i < (size_t)sms * NF; i++) t->start[i] = -1e300;   /* no block yet */
+    return t;
+}
+
+void coalsim_timing_free(coalsim_timing *t)
+{
+    if (!t) return;
+    for (size_t i = 0; t->tab && i < t->tcap; i++) free(t->tab[i].w);
+    free(t->tab);
+    free(t->fifo);
+    free(t->l1_ns);
+    free(t->slot);
+    free(t->start);
+    free(t);
+}
+
+static size_t home(const coalsim_timing *t, uint64_t id)
+{
+    return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 20) % t->tcap;
+}
+
+static block *find(coalsim_timing *t, uint64_t id)
+{
+    for (size_t i = home(t, id);; i = (i + 1) % t->tcap) {
+        if (!t->tab[i].used) return NULL;
+        if (t->tab[i].id == id) return &t->tab[i];
+    }
+}
+
+/* Remove the entry at I, shifting later entries of its cluster back. */
+static void erase(coalsim_timing *t, size_t i)
+{
+    t->tab[i] = (block){0};
+    for (size_t j = (i + 1) % t->tcap; t->tab[j].used; j = (j + 1) % t->tcap) {
+        size_t h = home(t, t->tab[j].id);
+        /* J may move to I if its home is not in (I, J] cyclically */
+        if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+            t->tab[i] = t->tab[j];
+            t->tab[j] = (block){0};
+            i = j;
+        }
+    }
+}
+
+/* The round trip of N loads reaching level LV, unloaded. */
+static double round_trip(const coalsim_profile *p, int lv, unsigned n)
+{
+    return p->lat_ns[lv] + (double)(n - 1) * (p->lat16_ns[lv] - p->lat_ns[lv]) / 15.0;
+}
+
+static void close_trip(const coalsim_profile *p, warp *w)
+{
+    if (!w->n) return;
+    double ns = round_trip(p, w->lv, w->n);
+    if (w->lv == COALSIM_LV_DRAM) w->b += ns;
+    else w->a += ns;
+    w->n = 0, w->lv = -1;
+}
+
+static unsigned resident(const coalsim_timing *t)
+{
+    uint64_t threads = (uint64_t)t->max_warps * t->warp_size, r = t->lim.blocks;
+    if (threads && t->lim.threads / threads < r) r = t->lim.threads / threads;
+    uint64_t smem = t->max_smem ? t->max_smem + 1024 : 0;
+    if (smem && t->lim.smem_bytes / smem < r) r = t->lim.smem_bytes / smem;
+    if (r < 1) r = 1;               /* the trace ran, so a block fitted */
+    return (unsigned)(r < MAX_SLOTS ? r : MAX_SLOTS);
+}
+
+/* A block is done: put it on its SM on every rung of the ladder. */
+static void schedule(coalsim_timing *t, block *b)
+{
+    if (b->nw > t->max_warps) t->max_warps = b->nw;
+    unsigned r = t->resident = resident(t), sm = (unsigned)(b->id % t->sms);
+    for (unsigned i = 0; i < b->nw; i++) close_trip(&t->p, &b->w[i]);
+    for (int k = 0; k < NF; k++) {
+        double len = 0;
+        for (unsigned i = 0; i < b->nw; i++) {
+            double l = b->w[i].a + ladder[k] * b->w[i].b;
+            if (l > len) len = l;
+        }
+        double *slot = &t->slot[((size_t)sm * NF + k) * MAX_SLOTS], *st = &t->start[(size_t)sm * NF + k];
+        unsigned m = 0;
+        for (unsigned s = 1; s < r; s++)
+            if (slot[s] < slot[m]) m = s;
+        double at = slot[m] > *st + t->p.block_ns ? slot[m] : *st + t->p.block_ns;
+        if (*st < 0) at = slot[m];  /* the first block starts with the launch */
+        *st = at;
+        slot[m] = at + len;
+    }
+    free(b->w);
+    b->w = NULL;
+    b->nw = 0;
+}
+
+static void close_oldest(coalsim_timing *t)
+{
+    uint64_t id = t->fifo[t->head];
+    t->head = (t->head + 1) % MAX_OPEN;
+    t->count--;
+    block *b = find(t, id);
+    schedule(t, b);
+    erase(t, (size_t)(b - t->tab));
+}
+
+static block *open_block(coalsim_timing *t, uint64_t id)
+{
+    block *b = find(t, id);
+    if (b) return b;
+    if (t->count == MAX_OPEN) close_oldest(t);
+    size_t i = home(t, id);
+    while (t->tab[i].used) i = (i + 1) % t->tcap;
+    t->tab[i] = (block){.id = id, .used = 1};
+    t->fifo[(t->head + t->count++) % MAX_OPEN] = id;
+    return &t->tab[i];
+}
+
+/* The L1 data pipe's ns for one request on its SM. */
+static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                      const coalsim_hier_counts *d)
+{
+    double wf = t->p.wavefronts_per_ns / t->sms;
+    if (r->space == COALSIM_SHARED) return res->wavefronts / wf;
+    /* lines beyond the fewest the bytes need are scattered ones: a load's
+     * that hit L1 cost a wavefront, the rest go at the scatter rates */
+    unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
+    double miss = extra;
+    if (r->op == COALSIM_LD)
+        miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
+    double rate = r->op == COALSIM_LD ? t->p.scatter_load_lines_per_ns : t->p.scatter_store_lines_per_ns;
+    rate = rate ? rate / t->sms : wf;
+    return ((double)res->lines - miss) / wf + miss / rate;
+}
+
+int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                           const coalsim_hier_counts *d)
+{
+    t->l1_ns[r->block % t->sms] += l1_cost(t, r, res, d);
+    if (!t->p.lat_ns[0]) return 0;
+    block *b = open_block(t, r->block);
+    unsigned wi = (unsigned)(r->warp % MAX_WARPS);
+    if (wi >= b->nw) {
+        warp *w = realloc(b->w, (wi + 1) * sizeof *w);
+        if (!w) return -1;
+        for (unsigned i = b->nw; i <= wi; i++) w[i] = (warp){0, 0, 0, -1};
+        b->w = w;
+        b->nw = wi + 1;
+    }
+    if (r->space == COALSIM_SHARED)
+        for (uint32_t m = r->active; m; m &= m - 1) {
+            uint64_t end = r->addr[__builtin_ctz(m)] + r->size;
+            if (end > t->max_smem) t->max_smem = end;
+        }
+    warp *w = &b->w[wi];
+    if (r->op == COALSIM_ST) {
+        close_trip(&t->p, w);
+        return 0;
+    }
+    int lv = COALSIM_LV_SMEM;
+    if (r->space == COALSIM_GLOBAL)
+        lv = d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1;
+    if (w->n == t->mlp) close_trip(&t->p, w);
+    w->n++;
+    if (lv > w->lv) w->lv = lv;
+    return 0;
+}
+
+/* The DRAM round trip at GBS, from the loaded curve. */
+static double loaded_ns(const coalsim_profile *p, double gbs)
+{
+    unsigned n = p->loaded_points;
+    if (gbs <= p->loaded_gbs[0]) return p->loaded_ns[0];
+    for (unsigned i = 1; i < n; i++)
+        if (gbs <= p->loaded_gbs[i])
+            return p->loaded_ns[i - 1] + (gbs - p->loaded_gbs[i - 1]) * (p->loaded_ns[i] - p->loaded_ns[i - 1]) /
+                                             (p->loaded_gbs[i] - p->loaded_gbs[i - 1]);
+    return p->loaded_ns[n - 1];
+}
+
+int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coalsim_time *out)
+{
+    const coalsim_profile *p = &t->p;
+    memset(out, 0, sizeof *out);
+    /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
+     * takes B/read + B/write = 2B/copy */
+    double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
+    out->dram_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)c->dram_write / (write_gbs * 1e3);
+    out->l2_us = (double)c->l2_sectors * 32.0 / (p->l2_gbs * 1e3);
+    for (unsigned s = 0; s < t->sms; s++)
+        if (t->l1_ns[s] / 1e3 > out->l1_us) out->l1_us = t->l1_ns[s] / 1e3;
+    double bound = out->dram_us > out->l2_us ? out->dram_us : out->l2_us;
+    if (out->l1_us > bound) bound = out->l1_us;
+    out->total_us = p->launch_us + bound;
+    if (!p->lat_ns[0]) return 0;
+    while (t->count) close_oldest(t);
+    out->resident_blocks = t->resident;
+    out->block_warps = t->max_warps;
+    /* each rung's latency term and the DRAM slow-down its time implies */
+    double lat[NF], g[NF];
+    for (int k = 0; k < NF; k++) {
+        lat[k] = 0;
+        for (unsigned s = 0; s < t->sms; s++) {
+            const double *slot = &t->slot[((size_t)s * NF + k) * MAX_SLOTS];
+            for (unsigned i = 0; i < MAX_SLOTS; i++)
+                if (slot[i] > lat[k]) lat[k] = slot[i];
+        }
+        lat[k] /= 1e3;
+        double us = lat[k] > bound ? lat[k] : bound;
+        double gbs = us > 0 ? (double)(c->dram_read + c->dram_write) / (us * 1e3) : 0;
+        double f = p->loaded_points ? loaded_ns(p, gbs) / p->lat16_ns[COALSIM_LV_DRAM] : 1;
+        g[k] = (f < 1 ? 1 : f) - ladder[k];
+    }
+    /* g falls as the slow-down rises: its zero is the consistent one */
+    int k = 0;
+    while (k < NF && g[k] > 0) k++;
+    double f, l;
+    if (k == 0) f = ladder[0], l = lat[0];
+    else if (k == NF) f = ladder[NF - 1], l = lat[NF - 1];
+    else {
+        double w = g[k - 1] / (g[k - 1] - g[k]);
+        f = ladder[k - 1] + w * (ladder[k] - ladder[k - 1]);
+        l = lat[k - 1] + w * (lat[k] - lat[k - 1]);
+    }
+    out->latency_us = l;
+    out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
+    if (l > bound) out->total_us = p->launch_us + l;
+    return 0;
+}

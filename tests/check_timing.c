@@ -1,0 +1,222 @@
+/* The time model: device profiles, the throughput bounds, round trips,
+ * occupancy and DRAM latency under load. */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+static coalsim_profile profile_of(const char *text)
+{
+    coalsim_profile p;
+    char err[200];
+    FILE *fp = str_file(text);
+    ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), 0);
+    fclose(fp);
+    return p;
+}
+
+#define RATES "dram_read_gbs = 3000\ndram_copy_gbs = 2400\nl2_read_gbs = 6000\nsmem_wavefronts_per_ns = 200\n" \
+              "launch_us = 5\n"
+/* latencies: shared 10/25, L1 20/50, L2 100/130, DRAM 400/550 ns; no block cost */
+#define LATS "lat_smem_ns = 10\nlat16_smem_ns = 25\nlat_l1_ns = 20\nlat16_l1_ns = 50\nlat_l2_ns = 100\n" \
+             "lat16_l2_ns = 130\nlat_dram_ns = 400\nlat16_dram_ns = 550\n"
+
+static const coalsim_sm_limits lim = {2048, 32, 228 * 1024};
+
+/* Feed one request of warp WARP in block BLOCK, served from DRAM (or, for
+ * a store, just written). */
+static void feed(coalsim_timing *t, coalsim_op op, uint64_t block, uint64_t warp)
+{
+    coalsim_request r;
+    coalsim_result res;
+    REQ_FOR(r, op, COALSIM_GLOBAL, 4, 4 * lane);
+    r.block = block, r.warp = warp;
+    coalsim_arch a = arch_of("hopper");
+    coalsim_model(&a, &r, &res);
+    coalsim_hier_counts d = {.l1_sectors = 4, .l2_sectors = 4, .dram_read = op == COALSIM_LD ? 128 : 0};
+    ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
+}
+
+static coalsim_time finish(coalsim_timing *t, uint64_t dram)
+{
+    coalsim_hier_counts c = {.dram_read = dram};
+    coalsim_time tm;
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, &tm), 0);
+    coalsim_timing_free(t);
+    return tm;
+}
+
+START_TEST(test_profile_predicts_the_slowest_throughput_bound)
+{
+    coalsim_profile p = profile_of("# h100\ndevice = X\nsms = 132\n" RATES "l1_read_gbs = 20000\n");
+    coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    coalsim_hier_counts c = {.dram_read = 3000000, .dram_write = 0, .l2_sectors = 1000};
+    coalsim_time tm;
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, &tm), 0);
+    ck_assert_double_eq_tol(tm.dram_us, 1.0, 1e-9);           /* 3 MB at 3000 GB/s */
+    ck_assert_double_eq_tol(tm.total_us, 6.0, 1e-9);
+    ck_assert_double_eq_tol(tm.latency_us, 0.0, 1e-12);      /* no latencies in the profile */
+    c.dram_write = 2000000;                                   /* writes at 1/(2/2400 - 1/3000) = 2000 GB/s */
+    coalsim_timing_finish(t, &c, &tm);
+    ck_assert_double_eq_tol(tm.dram_us, 2.0, 1e-9);
+    coalsim_timing_free(t);
+}
+END_TEST
+
+START_TEST(test_l1_pipe_time_is_the_busiest_sms)
+{
+    coalsim_profile p = profile_of(RATES);
+    coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    /* 1000 coalesced loads on SM 0 (one line each), none on SM 1: 1000
+     * wavefronts at 200/2 per ns */
+    for (int i = 0; i < 1000; i++) feed(t, COALSIM_LD, 0, 0);
+    coalsim_time tm = finish(t, 0);
+    ck_assert_double_eq_tol(tm.l1_us, 1000 / 100.0 / 1e3, 1e-12);
+}
+END_TEST
+
+START_TEST(test_a_round_trip_holds_up_to_mlp_loads)
+{
+    coalsim_profile p = profile_of(RATES LATS);
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+    for (int i = 0; i < 32; i++) feed(t, COALSIM_LD, 0, 0);
+    coalsim_time tm = finish(t, 0);
+    ck_assert_double_eq_tol(tm.latency_us, 2 * 550 / 1e3, 1e-9);          /* two trips of 16 */
+    ck_assert_double_eq_tol(tm.dram_round_trip_ns, 550, 1e-9);
+    t = coalsim_timing_new(&p, 1, &lim, 32, 4);
+    for (int i = 0; i < 6; i++) feed(t, COALSIM_LD, 0, 0);
+    tm = finish(t, 0);                                                   /* 4 then 2 loads */
+    ck_assert_double_eq_tol(tm.latency_us, (400 + 3 * 10.0) / 1e3 + (400 + 10.0) / 1e3, 1e-9);
+}
+END_TEST
+
+START_TEST(test_a_store_ends_a_round_trip)
+{
+    coalsim_profile p = profile_of(RATES LATS);
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+    feed(t, COALSIM_LD, 0, 0);
+    feed(t, COALSIM_ST, 0, 0);
+    feed(t, COALSIM_LD, 0, 0);
+    coalsim_time tm = finish(t, 0);
+    ck_assert_double_eq_tol(tm.latency_us, 0.8, 1e-9);                    /* 2 x 400 ns */
+}
+END_TEST
+
+START_TEST(test_a_block_lasts_as_long_as_its_slowest_warp)
+{
+    coalsim_profile p = profile_of(RATES LATS);
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 1);
+    feed(t, COALSIM_LD, 0, 0);
+    for (int i = 0; i < 3; i++) feed(t, COALSIM_LD, 0, 5);
+    coalsim_time tm = finish(t, 0);
+    ck_assert_double_eq_tol(tm.latency_us, 1.2, 1e-9);
+    ck_assert_uint_eq(tm.block_warps, 6);
+}
+END_TEST
+
+START_TEST(test_occupancy_limits_the_blocks_a_sm_runs_at_once)
+{
+    /* 1024-thread blocks (warp 31 seen): 2 at once; 4 blocks of one 400 ns
+     * trip each, starting 100 ns apart: 0-400, 100-500, 400-800, 500-900 */
+    coalsim_profile p = profile_of(RATES LATS "block_ns = 100\n");
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+    for (uint64_t b = 0; b < 4; b++) {
+        feed(t, COALSIM_LD, b, 0);
+        feed(t, COALSIM_ST, b, 31);
+    }
+    coalsim_time tm = finish(t, 0);
+    ck_assert_uint_eq(tm.resident_blocks, 2);
+    ck_assert_double_eq_tol(tm.latency_us, 0.9, 1e-9);
+}
+END_TEST
+
+START_TEST(test_interleaved_blocks_are_timed_as_in_order)
+{
+    coalsim_profile p = profile_of(RATES LATS "block_ns = 100\n");
+    coalsim_time tm[2];
+    for (int order = 0; order < 2; order++) {
+        coalsim_timing *t = coalsim_timing_new(&p, 3, &lim, 32, 1);
+        /* 9000 blocks, more than are kept open at once */
+        for (uint64_t b = 0; b < 9000; b += 2)
+            for (int i = 0; i < 4; i++) {
+                feed(t, COALSIM_LD, b + (order ? (unsigned)i % 2 : (unsigned)i / 2), 0);
+            }
+        tm[order] = finish(t, 0);
+    }
+    ck_assert_double_eq_tol(tm[0].latency_us, tm[1].latency_us, 1e-9);
+    ck_assert_double_gt(tm[0].latency_us, 0);
+}
+END_TEST
+
+START_TEST(test_dram_latency_settles_where_bandwidth_and_time_agree)
+{
+    /* the round trip in ns equals the GB/s in use (100 to 1000); one trip of
+     * one load moving 40000 bytes: L = 40000 / L, so L = 200 ns */
+    coalsim_profile p = profile_of("dram_read_gbs = 1000000\ndram_copy_gbs = 1000000\nl2_read_gbs = 6000\n"
+                                   "smem_wavefronts_per_ns = 200\nlaunch_us = 5\n" LATS
+                                   "lat_dram_ns = 100\nlat16_dram_ns = 100\ndram_loaded = 100:100 1000:1000\n");
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+    feed(t, COALSIM_LD, 0, 0);
+    coalsim_time tm = finish(t, 40000);
+    ck_assert_double_eq_tol(tm.dram_round_trip_ns, 200, 1e-6);
+    ck_assert_double_eq_tol(tm.latency_us, 0.2, 1e-9);
+    ck_assert_double_eq_tol(tm.total_us, 5.2, 1e-9);
+}
+END_TEST
+
+START_TEST(test_profile_errors_name_the_line)
+{
+    coalsim_profile p;
+    char err[200];
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"dram_read_gbs = fast\n", "p:1: dram_read_gbs needs a positive number"},
+        {"colour = 3\n", "p:1: unknown key 'colour'"},
+        {"\ndram_loaded = 100:5 50:6\n", "p:2: dram_loaded needs GBS:NS pairs, bandwidth rising"},
+        {"dram_loaded = 100\n", "p:1: dram_loaded needs GBS:NS pairs, bandwidth rising"},
+        {"dram_read_gbs = 1\n", "p: needs dram_read_gbs, dram_copy_gbs, l2_read_gbs and smem_wavefronts_per_ns"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *fp = str_file(bad[i].text);
+        ck_assert_int_eq(coalsim_profile_read(fp, "p", &p, err, sizeof err), -1);
+        ck_assert_str_eq(err, bad[i].msg);
+        fclose(fp);
+    }
+    /* a partial set of latencies is no latency term, not a wrong one */
+    p = profile_of(RATES "lat_dram_ns = 400\n");
+    ck_assert_double_eq(p.lat_ns[COALSIM_LV_DRAM], 0);
+}
+END_TEST
+
+START_TEST(test_timing_refuses_unusable_arguments)
+{
+    coalsim_profile p = profile_of(RATES);
+    ck_assert_ptr_null(coalsim_timing_new(&p, 0, &lim, 32, 16));
+    ck_assert_ptr_null(coalsim_timing_new(&p, 1, &lim, 32, 0));
+    ck_assert_ptr_null(coalsim_timing_new(&p, 1, &lim, 32, 65));
+    coalsim_sm_limits l;
+    ck_assert_int_eq(coalsim_sm_limits_preset("pascal", &l), -1);
+    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &l), 0);
+    ck_assert_uint_eq(l.threads, 2048);
+}
+END_TEST
+
+Suite *make_timing_suite(void)
+{
+    Suite *s = suite_create("timing");
+    TCase *c = tcase_create("Core");
+    tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
+    tcase_add_test(c, test_l1_pipe_time_is_the_busiest_sms);
+    tcase_add_test(c, test_a_round_trip_holds_up_to_mlp_loads);
+    tcase_add_test(c, test_a_store_ends_a_round_trip);
+    tcase_add_test(c, test_a_block_lasts_as_long_as_its_slowest_warp);
+    tcase_add_test(c, test_occupancy_limits_the_blocks_a_sm_runs_at_once);
+    tcase_add_test(c, test_interleaved_blocks_are_timed_as_in_order);
+    tcase_add_test(c, test_dram_latency_settles_where_bandwidth_and_time_agree);
+    suite_add_tcase(s, c);
+    TCase *l = tcase_create("Limits");
+    tcase_add_test(l, test_profile_errors_name_the_line);
+    tcase_add_test(l, test_timing_refuses_unusable_arguments);
+    suite_add_tcase(s, l);
+    return s;
+}
