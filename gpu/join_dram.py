@@ -42,7 +42,7 @@ def main():
     print("# model DRAM write = dirty lines evicted during the kernel (lines still dirty at its end are not counted,")
     print("# as ncu does not count them); ratio = model / hw")
     print(f"{'kernel':20s} {'DRAM read hw':>14s} {'model':>14s} {'ratio':>6s} {'DRAM write hw':>14s} {'model':>14s} "
-          f"{'ratio':>6s} {'L2 sectors hw':>14s} {'model':>12s} {'ratio':>6s} {'time us hw':>10s} {'model':>8s} {'ratio':>6s}")
+          f"{'ratio':>6s} {'L2 sectors hw':>14s} {'model':>12s} {'ratio':>6s} {'time us hw':>10s} {'model':>8s} {'ratio':>6s}  bound")
     for name, _ in runs:
         if name not in BIG:
             continue
@@ -52,13 +52,15 @@ def main():
         m = re.search(r"total: (\d+) L1 sectors, (\d+) L2 sectors, DRAM (\d+) bytes read, (\d+) written", out)
         l2, rd, wr = int(m.group(2)), int(m.group(3)), int(m.group(4))
         pt = float(re.search(r"predicted time: ([0-9.]+) us", out).group(1))
+        b = re.search(r"DRAM ([0-9.]+), L2 ([0-9.]+),\s+L1 data pipe ([0-9.]+) \(busiest SM\), latency ([0-9.]+)", out)
+        bound = max(zip(map(float, b.groups()), ("DRAM", "L2", "L1", "latency")))[1]
         mt = measured.get(name, 0.0)
         r = hw[name]
         hrd, hwr = num(r["dram__bytes_read.sum"]), num(r["dram__bytes_write.sum"])
         hl2 = num(r["lts__t_sectors_srcunit_tex_op_read.sum"]) + num(r["lts__t_sectors_srcunit_tex_op_write.sum"])
         ratio = lambda a, b: f"{a / b:6.2f}" if b else "     -"
         print(f"{name:20s} {hrd:14d} {rd:14d} {ratio(rd, hrd)} {hwr:14d} {wr:14d} {ratio(wr, hwr)} "
-              f"{hl2:14d} {l2:12d} {ratio(l2, hl2)} {mt:10.1f} {pt:8.1f} {ratio(pt, mt)}", flush=True)
+              f"{hl2:14d} {l2:12d} {ratio(l2, hl2)} {mt:10.1f} {pt:8.1f} {ratio(pt, mt)}  {bound}", flush=True)
 
 
 if __name__ == "__main__":
