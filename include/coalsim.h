@@ -300,6 +300,8 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
 int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 /* Add DELTA, the hierarchy counts of the request added last, to its access. */
 void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *delta);
+/* The hierarchy counts of all accesses together. */
+void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *total);
 size_t coalsim_stats_count(const coalsim_stats *st);
 const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i);
 

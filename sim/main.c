@@ -241,13 +241,8 @@ static int run(const config *cf, const char *path, FILE *out)
     }
     coalsim_time tm;
     if (timing && status == EXIT_OK) {
-        coalsim_hier_counts total = {0};
-        for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-            const coalsim_hier_counts *h = &coalsim_stats_get(st, i)->hier;
-            total.l1_sectors += h->l1_sectors, total.l1_hits += h->l1_hits;
-            total.l2_sectors += h->l2_sectors, total.l2_hits += h->l2_hits;
-            total.dram_read += h->dram_read, total.dram_write += h->dram_write;
-        }
+        coalsim_hier_counts total;
+        coalsim_stats_hier_total(st, &total);
         if (coalsim_timing_finish(timing, &total, &tm) != 0) {
             fprintf(stderr, "coalsim: %s: out of memory\n", name);
             status = EXIT_INPUT;

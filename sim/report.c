@@ -284,7 +284,8 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
                         const coalsim_profile *prof, const coalsim_time *tm, unsigned mlp)
 {
-    coalsim_hier_counts t = {0};
+    coalsim_hier_counts t;
+    coalsim_stats_hier_total(st, &t);
     int w = 6;
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {
         int l = (int)strlen(coalsim_stats_get(st, i)->label);
@@ -304,8 +305,6 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
                 (unsigned long long)h->l2_sectors,
                 ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
                 (unsigned long long)h->dram_read);
-        t.l1_sectors += h->l1_sectors, t.l2_sectors += h->l2_sectors, t.l1_hits += h->l1_hits, t.l2_hits += h->l2_hits;
-        t.dram_read += h->dram_read, t.dram_write += h->dram_write;
     }
     /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
      * it, so they are given in total only */

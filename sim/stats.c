@@ -184,3 +184,14 @@ double coalsim_access_smem_efficiency(const coalsim_access *ac)
 
 const char *coalsim_op_name(coalsim_op op) { return op == COALSIM_LD ? "ld" : "st"; }
 const char *coalsim_space_name(coalsim_space sp) { return sp == COALSIM_GLOBAL ? "global" : "shared"; }
+
+void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_hier_counts *h = &coalsim_stats_get(st, i)->hier;
+        t->l1_sectors += h->l1_sectors, t->l1_hits += h->l1_hits;
+        t->l2_sectors += h->l2_sectors, t->l2_hits += h->l2_hits;
+        t->dram_read += h->dram_read, t->dram_write += h->dram_write;
+    }
+}
