@@ -249,8 +249,11 @@ typedef struct coalsim_time {
     double l1_us;               /* the busiest SM's L1 data pipe */
     double latency_us;          /* the busiest SM's blocks, round trip after round trip */
     double total_us;            /* launch + the largest of the four */
-    double dram_round_trip_ns;  /* the loaded DRAM round trip the latency term settled on */
-    unsigned resident_blocks, block_warps;
+    double launch_us;           /* the profile's */
+    int latency_modelled;       /* 0: the profile has no latencies, latency_us is 0 */
+    double dram_slowdown;       /* DRAM round trips over their unloaded time, at the bandwidth total_us implies */
+    double dram_round_trip_ns;  /* that slowed round trip of 16 loads */
+    unsigned resident_blocks, block_warps, mlp;
 } coalsim_time;
 
 typedef struct coalsim_timing coalsim_timing;
@@ -318,10 +321,9 @@ typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
 int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
                    const coalsim_arch *a, const coalsim_stats *st);
 /* The memory-hierarchy section (text): per global access and in total, and
- * with a device profile and its prediction (or NULLs) the predicted time;
- * MLP as the time model was given it. */
+ * with a prediction (or NULL) the predicted time. */
 int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_profile *prof, const coalsim_time *tm, unsigned mlp);
+                        const coalsim_time *tm);
 /* CSV header line (written once before the rows of all traces). */
 int coalsim_report_csv_header(FILE *out);
 /* One line for one request (--per-request). */

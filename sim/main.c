@@ -249,8 +249,7 @@ static int run(const config *cf, const char *path, FILE *out)
         }
     }
     if (hier && status == EXIT_OK &&
-        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), cf->profile, timing ? &tm : NULL,
-                            (unsigned)cf->mlp) != 0) {
+        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), timing ? &tm : NULL) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }

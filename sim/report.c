@@ -282,7 +282,7 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 }
 
 int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_profile *prof, const coalsim_time *tm, unsigned mlp)
+                        const coalsim_time *tm)
 {
     coalsim_hier_counts t;
     coalsim_stats_hier_total(st, &t);
@@ -314,15 +314,15 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
                  "         dram__bytes_read.sum, dram__bytes_write.sum\n",
             (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors, (unsigned long long)t.dram_read,
             (unsigned long long)t.dram_write, (unsigned long long)dirty);
-    if (prof && tm) {
+    if (tm) {
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
                      "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM)\n",
-                tm->total_us, prof->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us);
-        if (prof->lat_ns[0])
+                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us);
+        if (tm->latency_modelled)
             fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip; DRAM round\n"
                          "    trips x%.2f their unloaded time at the bandwidth this time implies (16 loads: %.0f ns)\n",
-                    tm->resident_blocks, tm->block_warps, mlp, mlp == 1 ? "" : "s",
-                    tm->dram_round_trip_ns / prof->lat16_ns[COALSIM_LV_DRAM], tm->dram_round_trip_ns);
+                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->dram_slowdown,
+                    tm->dram_round_trip_ns);
         else
             fprintf(out, "    (no latencies in this profile: no latency term)\n");
     }

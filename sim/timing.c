@@ -149,6 +149,9 @@ int coalsim_sm_limits_preset(const char *arch, coalsim_sm_limits *lim)
 
 /* ---- the model ---- */
 
+/* The profile has latencies (the reader keeps all of them or none). */
+static int has_latency(const coalsim_profile *p) { return p->lat_ns[COALSIM_LV_DRAM] > 0; }
+
 coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms, const coalsim_sm_limits *limits,
                                    unsigned warp_size, unsigned mlp)
 {
@@ -306,7 +309,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
                            const coalsim_hier_counts *d)
 {
     t->l1_ns[r->block % t->sms] += l1_cost(t, r, res, d);
-    if (!t->p.lat_ns[0]) return 0;
+    if (!has_latency(&t->p)) return 0;
     block *b = open_block(t, r->block);
     unsigned wi = (unsigned)(r->warp % MAX_WARPS);
     if (wi >= b->nw) {
@@ -361,7 +364,10 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     double bound = out->dram_us > out->l2_us ? out->dram_us : out->l2_us;
     if (out->l1_us > bound) bound = out->l1_us;
     out->total_us = p->launch_us + bound;
-    if (!p->lat_ns[0]) return 0;
+    out->launch_us = p->launch_us;
+    out->mlp = t->mlp;
+    if (!has_latency(p)) return 0;
+    out->latency_modelled = 1;
     while (t->count) close_oldest(t);
     out->resident_blocks = t->resident;
     out->block_warps = t->max_warps;
@@ -392,6 +398,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
         l = lat[k - 1] + w * (lat[k] - lat[k - 1]);
     }
     out->latency_us = l;
+    out->dram_slowdown = f;
     out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
     if (l > bound) out->total_us = p->launch_us + l;
     return 0;

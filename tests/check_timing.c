@@ -55,6 +55,8 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
     ck_assert_double_eq_tol(tm.dram_us, 1.0, 1e-9);           /* 3 MB at 3000 GB/s */
     ck_assert_double_eq_tol(tm.total_us, 6.0, 1e-9);
     ck_assert_double_eq_tol(tm.latency_us, 0.0, 1e-12);      /* no latencies in the profile */
+    ck_assert_int_eq(tm.latency_modelled, 0);
+    ck_assert_double_eq_tol(tm.launch_us, 5.0, 1e-12);
     c.dram_write = 2000000;                                   /* writes at 1/(2/2400 - 1/3000) = 2000 GB/s */
     coalsim_timing_finish(t, &c, &tm);
     ck_assert_double_eq_tol(tm.dram_us, 2.0, 1e-9);
@@ -158,6 +160,8 @@ START_TEST(test_dram_latency_settles_where_bandwidth_and_time_agree)
     feed(t, COALSIM_LD, 0, 0);
     coalsim_time tm = finish(t, 40000);
     ck_assert_double_eq_tol(tm.dram_round_trip_ns, 200, 1e-6);
+    ck_assert_int_eq(tm.latency_modelled, 1);
+    ck_assert_double_eq_tol(tm.dram_slowdown, 2.0, 1e-9);                 /* 200 over the idle 100 */
     ck_assert_double_eq_tol(tm.latency_us, 0.2, 1e-9);
     ck_assert_double_eq_tol(tm.total_us, 5.2, 1e-9);
 }
