@@ -7,7 +7,6 @@ RUNDIR is what gpu/run_dram.sh wrote (launches.txt, ncu_dram.csv).  The
 predicted time (with gpu/profiles/h100.txt) is set beside the median time of
 the same launch measured by harness time (gpu/results/h100/time.json)."""
 import json
-import re
 import subprocess
 import sys
 
@@ -47,13 +46,11 @@ def main():
         if name not in BIG:
             continue
         sketch, sets = BIG[name]
-        args = [coalsim, "--hier", "--profile", "gpu/profiles/h100.txt"] + [a for s in sets for a in ("--set", s)] + [f"examples/sketches/{sketch}.sketch"]
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-        m = re.search(r"total: (\d+) L1 sectors, (\d+) L2 sectors, DRAM (\d+) bytes read, (\d+) written", out)
-        l2, rd, wr = int(m.group(2)), int(m.group(3)), int(m.group(4))
-        pt = float(re.search(r"predicted time: ([0-9.]+) us", out).group(1))
-        b = re.search(r"DRAM ([0-9.]+), L2 ([0-9.]+),\s+L1 data pipe ([0-9.]+) \(busiest SM\), latency ([0-9.]+)", out)
-        bound = max(zip(map(float, b.groups()), ("DRAM", "L2", "L1", "latency")))[1]
+        args = [coalsim, "--hier", "--json", "--profile", "gpu/profiles/h100.txt"] + \
+            [a for s in sets for a in ("--set", s)] + [f"examples/sketches/{sketch}.sketch"]
+        h = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["hierarchy"]
+        l2, rd, wr = h["l2_sectors"], h["dram_read_bytes"], h["dram_write_bytes"]
+        pt, bound = h["time"]["total_us"], h["time"]["bound"]
         mt = measured.get(name, 0.0)
         r = hw[name]
         hrd, hwr = num(r["dram__bytes_read.sum"]), num(r["dram__bytes_write.sum"])

@@ -249,6 +249,7 @@ typedef struct coalsim_time {
     double l1_us;               /* the busiest SM's L1 data pipe */
     double latency_us;          /* the busiest SM's blocks, round trip after round trip */
     double total_us;            /* launch + the largest of the four */
+    const char *bound;          /* which: "DRAM", "L2", "L1" or "latency" */
     double launch_us;           /* the profile's */
     int latency_modelled;       /* 0: the profile has no latencies, latency_us is 0 */
     double dram_slowdown;       /* DRAM round trips over their unloaded time, at the bandwidth total_us implies */
@@ -317,21 +318,35 @@ double coalsim_access_smem_efficiency(const coalsim_access *ac);
 
 typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
 
+/* What a report may add to the accesses: the memory hierarchy (--hier) and
+ * the requests one by one (--per-request, JSON). */
+typedef struct coalsim_report_extra {
+    const coalsim_hier_cfg *hier;   /* NULL: no hierarchy; else the accesses' hier counts are reported */
+    uint64_t dirty;                 /* dirty bytes left in L2 after the trace */
+    const coalsim_time *time;       /* the prediction, or NULL */
+    const char *requests_json;      /* JSON: the request objects, comma-separated, or NULL */
+} coalsim_report_extra;
+
 /* Write the report of one trace.  Returns 0, or -1 if writing failed. */
 int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
                    const coalsim_arch *a, const coalsim_stats *st);
-/* The memory-hierarchy section (text): per global access and in total, and
- * with a prediction (or NULL) the predicted time. */
-int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_time *tm);
-/* CSV header line (written once before the rows of all traces). */
-int coalsim_report_csv_header(FILE *out);
+/* The same with EXTRA (NULL: none).  CSV carries the hierarchy counts per
+ * access, not the totals or the time: those are in text and JSON. */
+int coalsim_report_ext(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
+                       const coalsim_stats *st, const coalsim_report_extra *extra);
+/* CSV header line (written once before the rows of all traces); HIER adds
+ * the hierarchy columns. */
+int coalsim_report_csv_header(FILE *out, int hier);
 /* One line for one request (--per-request). */
 int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_request *r,
                            const coalsim_result *res);
+/* With --hier, the hierarchy counts that request added (one more line). */
+int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coalsim_hier_counts *d);
 
-/* The same as one JSON object, preceded by a comma unless FIRST. */
-int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first);
+/* One request as one JSON object, preceded by a comma unless FIRST; with D
+ * (not NULL) its hierarchy counts too. */
+int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res,
+                                const coalsim_hier_counts *d, int first);
 
 /* ---- kernel sketches (sketch.c; language: docs/sketch-format.md) -------- */
 

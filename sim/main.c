@@ -43,7 +43,7 @@ static const struct option_def {
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
-    {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper; text)"},
+    {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
@@ -150,9 +150,9 @@ static int run(const config *cf, const char *path, FILE *out)
     const char *name = in.name;
     coalsim_reader *rd = in.rd;
     int status = EXIT_OK;
-    char *jbuf = NULL, *rbuf = NULL;
-    size_t jlen = 0, rlen = 0;
-    FILE *jreq = NULL, *rep = out;
+    char *jbuf = NULL;
+    size_t jlen = 0;
+    FILE *jreq = NULL;
     coalsim_stats *st = coalsim_stats_new();
     coalsim_hier *hier = NULL;
     coalsim_timing *timing = NULL;
@@ -167,8 +167,7 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
     if (cf->per_request && cf->fmt == COALSIM_JSON) {
         jreq = open_memstream(&jbuf, &jlen);
-        rep = open_memstream(&rbuf, &rlen);
-        if (!jreq || !rep) {
+        if (!jreq) {
             fprintf(stderr, "coalsim: %s: out of memory\n", name);
             status = EXIT_INPUT;
             goto done;
@@ -192,6 +191,7 @@ static int run(const config *cf, const char *path, FILE *out)
     coalsim_result res;
     int rc, nreq = 0;
     while ((rc = coalsim_reader_next(rd, &r)) == 1) {
+        coalsim_hier_counts d = {0};
         coalsim_model(&cf->arch, &r, &res);
         if (coalsim_stats_add(st, &r, &res) != 0) {
             fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
@@ -199,7 +199,6 @@ static int run(const config *cf, const char *path, FILE *out)
             goto done;
         }
         if (hier) {
-            coalsim_hier_counts d = {0};
             coalsim_hier_request(hier, &r, &d);
             coalsim_stats_add_hier(st, &d);
             if (timing && coalsim_timing_request(timing, &r, &res, &d) != 0) {
@@ -218,9 +217,10 @@ static int run(const config *cf, const char *path, FILE *out)
         if (cf->per_request && cf->fmt == COALSIM_TEXT) {
             fputs("  ", out);
             coalsim_report_request(out, &cf->arch, &r, &res);
+            if (hier) coalsim_report_request_hier(out, &r, &d);
             if (cf->picture) coalsim_picture_text(out, &cf->arch, &r, &res, cf->colour);
         } else if (cf->per_request) {
-            coalsim_report_request_json(jreq, &r, &res, nreq == 0);
+            coalsim_report_request_json(jreq, &r, &res, hier ? &d : NULL, nreq == 0);
         }
         nreq++;
     }
@@ -235,21 +235,25 @@ static int run(const config *cf, const char *path, FILE *out)
         goto done;
     }
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "\n");
-    if (coalsim_report(rep, cf->fmt, name, &cf->arch, st) != 0) {
-        fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
-        status = EXIT_INPUT;
-    }
     coalsim_time tm;
-    if (timing && status == EXIT_OK) {
+    if (timing) {
         coalsim_hier_counts total;
         coalsim_stats_hier_total(st, &total);
         if (coalsim_timing_finish(timing, &total, &tm) != 0) {
             fprintf(stderr, "coalsim: %s: out of memory\n", name);
             status = EXIT_INPUT;
+            goto done;
         }
     }
-    if (hier && status == EXIT_OK &&
-        coalsim_report_hier(rep, &hcfg, st, coalsim_hier_dirty_bytes(hier), timing ? &tm : NULL) != 0) {
+    if (jreq) {
+        fclose(jreq);
+        jreq = NULL;
+    }
+    coalsim_report_extra ex = {.hier = hier ? &hcfg : NULL,
+                               .dirty = hier ? coalsim_hier_dirty_bytes(hier) : 0,
+                               .time = timing ? &tm : NULL,
+                               .requests_json = cf->per_request && cf->fmt == COALSIM_JSON ? (jbuf ? jbuf : "") : NULL};
+    if (coalsim_report_ext(out, cf->fmt, name, &cf->arch, st, &ex) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
@@ -260,19 +264,9 @@ static int run(const config *cf, const char *path, FILE *out)
             status = EXIT_INPUT;
         }
     }
-    if (jreq) {
-        /* the JSON report ends in "}\n": add the requests before that brace */
-        fclose(jreq);
-        fclose(rep);
-        jreq = rep = NULL;
-        if (rlen >= 2) fwrite(rbuf, 1, rlen - 2, out);
-        fprintf(out, ",\n \"requests\": [%s]}\n", jbuf ? jbuf : "");
-    }
 done:
     if (jreq) fclose(jreq);
-    if (rep && rep != out) fclose(rep);
     free(jbuf);
-    free(rbuf);
     coalsim_stats_free(st);
     coalsim_hier_free(hier);
     coalsim_timing_free(timing);
@@ -414,10 +408,10 @@ int main(int argc, char **argv)
         free(sets);
         return usage_error("%s", "--picture draws in the text report, not with --json or --csv");
     }
-    if (cf.hier && (cf.fmt != COALSIM_TEXT || strcmp(cf.arch.name, "hopper") != 0)) {
+    if (cf.hier && strcmp(cf.arch.name, "hopper") != 0) {
         free(files);
         free(sets);
-        return usage_error("%s", "--hier works with the text report and the hopper preset");
+        return usage_error("%s", "--hier works with the hopper preset only (the H100's caches)");
     }
     if (cf.mlp > 64 || (cf.mlp && !profile_path)) {
         free(files);
@@ -479,7 +473,7 @@ int main(int argc, char **argv)
         return EXIT_INPUT;
     }
     int status = EXIT_OK;
-    if (cf.fmt == COALSIM_CSV) coalsim_report_csv_header(out);
+    if (cf.fmt == COALSIM_CSV) coalsim_report_csv_header(out, cf.hier);
     for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
         if (i && cf.fmt == COALSIM_TEXT) fputc('\n', out);
         status = run(&cf, files[i], out);

@@ -135,7 +135,41 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st)
+static void json_hier_counts(FILE *out, const coalsim_hier_counts *h)
+{
+    fprintf(out, "\"l1_sectors\": %llu, \"l1_hit_sectors\": %llu, \"l2_sectors\": %llu, \"l2_hit_sectors\": %llu, "
+                 "\"dram_read_bytes\": %llu",
+            (unsigned long long)h->l1_sectors, (unsigned long long)h->l1_hits, (unsigned long long)h->l2_sectors,
+            (unsigned long long)h->l2_hits, (unsigned long long)h->dram_read);
+}
+
+static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *x)
+{
+    const coalsim_hier_cfg *c = x->hier;
+    coalsim_hier_counts t;
+    coalsim_stats_hier_total(st, &t);
+    fprintf(out, ",\n \"hierarchy\": {\"sms\": %u, \"l1_bytes\": %llu, \"l2_bytes\": %llu, \"dram_fetch_bytes\": %u, ",
+            c->sms, (unsigned long long)c->l1_bytes, (unsigned long long)c->l2_bytes, c->fetch);
+    json_hier_counts(out, &t);
+    fprintf(out, ", \"dram_write_bytes\": %llu, \"dirty_bytes_left\": %llu", (unsigned long long)t.dram_write,
+            (unsigned long long)x->dirty);
+    const coalsim_time *tm = x->time;
+    if (tm) {
+        fprintf(out, ",\n  \"time\": {\"total_us\": %.6g, \"bound\": \"%s\", \"launch_us\": %.6g, \"dram_us\": %.6g, "
+                     "\"l2_us\": %.6g, \"l1_us\": %.6g, \"latency_us\": %.6g, \"latency_modelled\": %s",
+                tm->total_us, tm->bound, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us,
+                tm->latency_modelled ? "true" : "false");
+        if (tm->latency_modelled)
+            fprintf(out, ", \"resident_blocks\": %u, \"block_warps\": %u, \"mlp\": %u, \"dram_slowdown\": %.6g, "
+                         "\"dram_round_trip_ns\": %.6g",
+                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->dram_slowdown, tm->dram_round_trip_ns);
+        fprintf(out, "}");
+    }
+    fprintf(out, "}");
+}
+
+static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                const coalsim_report_extra *ex)
 {
     total t[2][2];
     fprintf(out, "{\"coalsim\": \"%s\", \"trace\": ", COALSIM_VERSION);
@@ -158,16 +192,22 @@ static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsi
                 (unsigned long long)ac->requested_bytes);
         if (ac->space == COALSIM_GLOBAL)
             fprintf(out, "\"sectors\": %llu, \"ideal_sectors\": %llu, \"lines\": %llu, \"sectors_per_request\": %.6g, "
-                         "\"efficiency\": %.6g}",
+                         "\"efficiency\": %.6g",
                     (unsigned long long)ac->sectors, (unsigned long long)ac->ideal_sectors,
                     (unsigned long long)ac->lines, per(ac->sectors, ac->requests),
                     coalsim_access_gmem_efficiency(ac, a));
         else
             fprintf(out, "\"wavefronts\": %llu, \"ideal_wavefronts\": %llu, \"bank_conflicts\": %llu, "
-                         "\"wavefronts_per_request\": %.6g, \"max_ways\": %u, \"worst_bank\": %u, \"efficiency\": %.6g}",
+                         "\"wavefronts_per_request\": %.6g, \"max_ways\": %u, \"worst_bank\": %u, \"efficiency\": %.6g",
                     (unsigned long long)ac->wavefronts, (unsigned long long)ac->ideal_wavefronts,
                     (unsigned long long)(ac->wavefronts - ac->ideal_wavefronts), per(ac->wavefronts, ac->requests),
                     ac->max_ways, ac->worst_bank, coalsim_access_smem_efficiency(ac));
+        if (ex && ex->hier && ac->space == COALSIM_GLOBAL) {
+            fprintf(out, ", \"hierarchy\": {");
+            json_hier_counts(out, &ac->hier);
+            fprintf(out, "}");
+        }
+        fprintf(out, "}");
     }
     sum(st, t);
     fprintf(out, "],\n \"totals\": {");
@@ -188,7 +228,10 @@ static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsi
                         (unsigned long long)x->units, (unsigned long long)x->ideal,
                         (unsigned long long)(x->units - x->ideal));
         }
-    fprintf(out, "}}\n");
+    fprintf(out, "}");
+    if (ex && ex->hier) json_hier(out, st, ex);
+    if (ex && ex->requests_json) fprintf(out, ",\n \"requests\": [%s]", ex->requests_json);
+    fprintf(out, "}\n");
     return 0;
 }
 
@@ -206,14 +249,16 @@ static void csv_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-int coalsim_report_csv_header(FILE *out)
+int coalsim_report_csv_header(FILE *out, int hier)
 {
     fprintf(out, "trace,label,op,space,size,requests,active_threads,requested_bytes,sectors,ideal_sectors,lines,"
-                 "wavefronts,ideal_wavefronts,bank_conflicts,max_ways,worst_bank,efficiency\n");
+                 "wavefronts,ideal_wavefronts,bank_conflicts,max_ways,worst_bank,efficiency%s\n",
+            hier ? ",l1_sectors,l1_hit_sectors,l2_sectors,l2_hit_sectors,dram_read_bytes" : "");
     return ferror(out) ? -1 : 0;
 }
 
-static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st)
+static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+               const coalsim_report_extra *ex)
 {
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {
         const coalsim_access *ac = coalsim_stats_get(st, i);
@@ -224,25 +269,44 @@ static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim
                 (unsigned long long)ac->requests, (unsigned long long)ac->active_threads,
                 (unsigned long long)ac->requested_bytes);
         if (ac->space == COALSIM_GLOBAL)
-            fprintf(out, "%llu,%llu,%llu,,,,,,%.6g\n", (unsigned long long)ac->sectors,
+            fprintf(out, "%llu,%llu,%llu,,,,,,%.6g", (unsigned long long)ac->sectors,
                     (unsigned long long)ac->ideal_sectors, (unsigned long long)ac->lines,
                     coalsim_access_gmem_efficiency(ac, a));
         else
-            fprintf(out, ",,,%llu,%llu,%llu,%u,%u,%.6g\n", (unsigned long long)ac->wavefronts,
+            fprintf(out, ",,,%llu,%llu,%llu,%u,%u,%.6g", (unsigned long long)ac->wavefronts,
                     (unsigned long long)ac->ideal_wavefronts,
                     (unsigned long long)(ac->wavefronts - ac->ideal_wavefronts), ac->max_ways, ac->worst_bank,
                     coalsim_access_smem_efficiency(ac));
+        const coalsim_hier_counts *h = &ac->hier;
+        if (ex && ex->hier && ac->space == COALSIM_GLOBAL)
+            fprintf(out, ",%llu,%llu,%llu,%llu,%llu", (unsigned long long)h->l1_sectors,
+                    (unsigned long long)h->l1_hits, (unsigned long long)h->l2_sectors, (unsigned long long)h->l2_hits,
+                    (unsigned long long)h->dram_read);
+        else if (ex && ex->hier)
+            fputs(",,,,,", out);
+        fputc('\n', out);
     }
     return 0;
+}
+
+static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex);
+
+int coalsim_report_ext(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
+                       const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    if (fmt == COALSIM_JSON) json(out, trace_name, a, st, ex);
+    else if (fmt == COALSIM_CSV) csv(out, trace_name, a, st, ex);
+    else {
+        text(out, trace_name, a, st);
+        if (ex && ex->hier) text_hier(out, st, ex);
+    }
+    return ferror(out) ? -1 : 0;
 }
 
 int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
                    const coalsim_stats *st)
 {
-    if (fmt == COALSIM_JSON) json(out, trace_name, a, st);
-    else if (fmt == COALSIM_CSV) csv(out, trace_name, a, st);
-    else text(out, trace_name, a, st);
-    return ferror(out) ? -1 : 0;
+    return coalsim_report_ext(out, fmt, trace_name, a, st, NULL);
 }
 
 int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res)
@@ -264,7 +328,23 @@ int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_reque
     return ferror(out) ? -1 : 0;
 }
 
-int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res, int first)
+int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coalsim_hier_counts *d)
+{
+    if (r->space != COALSIM_GLOBAL) return 0;
+    if (r->op == COALSIM_LD)
+        fprintf(out, "    hierarchy: L1 %llu sector%s (%llu hit%s), L2 %llu sector%s (%llu hit%s), DRAM %llu bytes read\n",
+                (unsigned long long)d->l1_sectors, d->l1_sectors == 1 ? "" : "s", (unsigned long long)d->l1_hits,
+                d->l1_hits == 1 ? "" : "s", (unsigned long long)d->l2_sectors, d->l2_sectors == 1 ? "" : "s",
+                (unsigned long long)d->l2_hits, d->l2_hits == 1 ? "" : "s", (unsigned long long)d->dram_read);
+    else
+        fprintf(out, "    hierarchy: L1 %llu sector%s, L2 %llu sector%s, DRAM %llu bytes read, %llu written (evictions)\n",
+                (unsigned long long)d->l1_sectors, d->l1_sectors == 1 ? "" : "s", (unsigned long long)d->l2_sectors,
+                d->l2_sectors == 1 ? "" : "s", (unsigned long long)d->dram_read, (unsigned long long)d->dram_write);
+    return ferror(out) ? -1 : 0;
+}
+
+int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res,
+                                const coalsim_hier_counts *d, int first)
 {
     fprintf(out, "%s\n  {\"line\": %lu, \"label\": ", first ? "" : ",", r->line);
     json_str(out, r->label);
@@ -273,17 +353,25 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
             coalsim_op_name(r->op), coalsim_space_name(r->space), r->size, (unsigned long long)r->block,
             (unsigned long long)r->warp, res->active_threads, res->requested_bytes);
     if (r->space == COALSIM_GLOBAL)
-        fprintf(out, "\"sectors\": %u, \"ideal_sectors\": %u, \"lines\": %u}", res->sectors, res->ideal_sectors,
+        fprintf(out, "\"sectors\": %u, \"ideal_sectors\": %u, \"lines\": %u", res->sectors, res->ideal_sectors,
                 res->lines);
     else
-        fprintf(out, "\"wavefronts\": %u, \"ideal_wavefronts\": %u, \"max_ways\": %u, \"worst_bank\": %u}",
+        fprintf(out, "\"wavefronts\": %u, \"ideal_wavefronts\": %u, \"max_ways\": %u, \"worst_bank\": %u",
                 res->wavefronts, res->ideal_wavefronts, res->max_ways, res->worst_bank);
+    if (d && r->space == COALSIM_GLOBAL) {
+        fprintf(out, ", \"hierarchy\": {");
+        json_hier_counts(out, d);
+        fprintf(out, ", \"dram_write_bytes\": %llu}", (unsigned long long)d->dram_write);
+    }
+    fputc('}', out);
     return ferror(out) ? -1 : 0;
 }
 
-int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_stats *st, uint64_t dirty,
-                        const coalsim_time *tm)
+static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
 {
+    const coalsim_hier_cfg *cfg = ex->hier;
+    const coalsim_time *tm = ex->time;
+    uint64_t dirty = ex->dirty;
     coalsim_hier_counts t;
     coalsim_stats_hier_total(st, &t);
     int w = 6;
@@ -316,8 +404,8 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
             (unsigned long long)t.dram_write, (unsigned long long)dirty);
     if (tm) {
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
-                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM)\n",
-                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us);
+                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
+                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
         if (tm->latency_modelled)
             fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip; DRAM round\n"
                          "    trips x%.2f their unloaded time at the bandwidth this time implies (16 loads: %.0f ns)\n",
@@ -326,5 +414,4 @@ int coalsim_report_hier(FILE *out, const coalsim_hier_cfg *cfg, const coalsim_st
         else
             fprintf(out, "    (no latencies in this profile: no latency term)\n");
     }
-    return ferror(out) ? -1 : 0;
 }

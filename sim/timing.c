@@ -361,8 +361,10 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     out->l2_us = (double)c->l2_sectors * 32.0 / (p->l2_gbs * 1e3);
     for (unsigned s = 0; s < t->sms; s++)
         if (t->l1_ns[s] / 1e3 > out->l1_us) out->l1_us = t->l1_ns[s] / 1e3;
-    double bound = out->dram_us > out->l2_us ? out->dram_us : out->l2_us;
-    if (out->l1_us > bound) bound = out->l1_us;
+    double bound = out->dram_us;
+    out->bound = "DRAM";
+    if (out->l2_us > bound) bound = out->l2_us, out->bound = "L2";
+    if (out->l1_us > bound) bound = out->l1_us, out->bound = "L1";
     out->total_us = p->launch_us + bound;
     out->launch_us = p->launch_us;
     out->mlp = t->mlp;
@@ -400,6 +402,6 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     out->latency_us = l;
     out->dram_slowdown = f;
     out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
-    if (l > bound) out->total_us = p->launch_us + l;
+    if (l > bound) out->total_us = p->launch_us + l, out->bound = "latency";
     return 0;
 }

@@ -54,6 +54,7 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
     ck_assert_int_eq(coalsim_timing_finish(t, &c, &tm), 0);
     ck_assert_double_eq_tol(tm.dram_us, 1.0, 1e-9);           /* 3 MB at 3000 GB/s */
     ck_assert_double_eq_tol(tm.total_us, 6.0, 1e-9);
+    ck_assert_str_eq(tm.bound, "DRAM");
     ck_assert_double_eq_tol(tm.latency_us, 0.0, 1e-12);      /* no latencies in the profile */
     ck_assert_int_eq(tm.latency_modelled, 0);
     ck_assert_double_eq_tol(tm.launch_us, 5.0, 1e-12);
@@ -73,6 +74,7 @@ START_TEST(test_l1_pipe_time_is_the_busiest_sms)
     for (int i = 0; i < 1000; i++) feed(t, COALSIM_LD, 0, 0);
     coalsim_time tm = finish(t, 0);
     ck_assert_double_eq_tol(tm.l1_us, 1000 / 100.0 / 1e3, 1e-12);
+    ck_assert_str_eq(tm.bound, "L1");
 }
 END_TEST
 
@@ -100,6 +102,8 @@ START_TEST(test_a_store_ends_a_round_trip)
     feed(t, COALSIM_LD, 0, 0);
     coalsim_time tm = finish(t, 0);
     ck_assert_double_eq_tol(tm.latency_us, 0.8, 1e-9);                    /* 2 x 400 ns */
+    ck_assert_str_eq(tm.bound, "latency");
+    ck_assert_double_eq_tol(tm.total_us, 5.8, 1e-9);
 }
 END_TEST
 

@@ -14,6 +14,14 @@ cd "$(dirname "$0")/.." || exit 2
 tmp=${TMPDIR:-/tmp}/coalsim-golden.$$
 mkdir -p "$tmp" || exit 2
 trap 'rm -rf "$tmp"' EXIT
+jsoncheck=$tmp/jsoncheck.py
+cat >"$jsoncheck" <<'PY'
+import json, sys
+s, i, d = open(sys.argv[1]).read(), 0, json.JSONDecoder()
+while s[i:].strip():
+    i += len(s[i:]) - len(s[i:].lstrip())
+    _, i = d.raw_decode(s, i)
+PY
 pass=0 fail=0
 run_list() {
     list=$1 dir=$2
@@ -37,6 +45,12 @@ run_list() {
         fi
         [ -f "$exp.err" ] && cp "$exp.err" "$tmp/experr" || : >"$tmp/experr"
         [ -f "$exp.status" ] && cp "$exp.status" "$tmp/expstatus" || echo 0 >"$tmp/expstatus"
+        case " $args " in
+        *' --json '*)   # JSON output must parse (one object per trace)
+            if [ "$(cat "$tmp/status")" = 0 ] && ! python3 "$jsoncheck" "$tmp/out"; then
+                fail=$((fail + 1)); echo "FAIL $name: not JSON: coalsim $args"; continue
+            fi ;;
+        esac
         if cmp -s "$tmp/out" "$exp.out" && cmp -s "$tmp/err" "$tmp/experr" && cmp -s "$tmp/status" "$tmp/expstatus"; then
             pass=$((pass + 1))
         else
