@@ -35,6 +35,27 @@ static int64_t lane_stride(const coalsim_request *r, unsigned *first_out)
     return d;
 }
 
+/* The lanes, in lane order, form K >= 2 runs of the same number of lanes,
+ * each run SIZE-byte steps up (the rows of a 2-D block): the lanes a run,
+ * or 0. */
+static unsigned run_lanes(const coalsim_request *r, unsigned n)
+{
+    unsigned run = 0, len = 0, prev = COALSIM_MAX_WARP;
+    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++) {
+        if (!(r->active >> l & 1)) continue;
+        if (prev < COALSIM_MAX_WARP && r->addr[l] == r->addr[prev] + r->size) {
+            len++;
+        } else {
+            if (len && run && len != run) return 0;
+            if (len && !run) run = len;
+            len = 1;
+        }
+        prev = l;
+    }
+    if (run && len != run) return 0;
+    return run >= 2 && n / run >= 2 ? run : 0;
+}
+
 static int all_same(const coalsim_request *r)
 {
     int seen = 0;
@@ -49,7 +70,7 @@ static int all_same(const coalsim_request *r)
 
 static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
 {
-    unsigned first, n = res->active_threads, sec = a->sector_bytes;
+    unsigned first, run, n = res->active_threads, sec = a->sector_bytes;
     const char *verb = r->op == COALSIM_LD ? "read" : "write";
     int64_t d = lane_stride(r, &first);
     double eff = res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * sec) : 0;
@@ -75,6 +96,15 @@ static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
         else
             say(buf, cap, "stride of %llu bytes between lanes: each sector serves %llu lanes, %u sectors instead of %u (%.1f%%)",
                 (unsigned long long)ad, (unsigned long long)(sec / ad), res->sectors, res->ideal_sectors, eff);
+    } else if ((run = run_lanes(r, n)) != 0) {
+        unsigned bytes = run * r->size;
+        if (res->sectors == res->ideal_sectors)
+            say(buf, cap, "coalesced in %u runs of %u lanes (a 2-D block's rows): %u sectors, in %u lines of %u bytes", n / run,
+                run, res->sectors, res->lines, a->line_bytes);
+        else
+            say(buf, cap, "%u runs of %u lanes (a 2-D block's rows): %u-byte runs fill sectors partly, %u sectors "
+                          "instead of %u (%.1f%%; rows of a multiple of %u aligned lanes fill whole sectors)",
+                n / run, run, bytes, res->sectors, res->ideal_sectors, eff, r->size < sec ? sec / r->size : 1);
     } else if (res->sectors == res->ideal_sectors) {
         say(buf, cap, "permuted but coalesced: the lanes %s %u bytes in %u sector%s, in another order", verb,
             res->requested_bytes, res->sectors, res->sectors == 1 ? "" : "s");

@@ -193,6 +193,22 @@ START_TEST(test_explain_names_misalignment_stride_broadcast_and_permutation)
 }
 END_TEST
 
+START_TEST(test_explain_names_the_rows_of_a_2d_block)
+{
+    /* blockDim.x = 16 on rows 32 KiB apart: two runs, sectors still ideal */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 32768 * (lane / 16) + 4 * (lane % 16));
+    ck_assert_str_eq(why(&r), "coalesced in 2 runs of 16 lanes (a 2-D block's rows): 4 sectors, in 2 lines of 128 bytes");
+    /* blockDim.x = 4: 16-byte runs, each in a sector of its own */
+    REQ_FOR(r, COALSIM_ST, COALSIM_GLOBAL, 4, BASE + 32768 * (lane / 4) + 4 * (lane % 4));
+    ck_assert_str_eq(why(&r), "8 runs of 4 lanes (a 2-D block's rows): 16-byte runs fill sectors partly, 8 sectors "
+                              "instead of 4 (50.0%; rows of a multiple of 8 aligned lanes fill whole sectors)");
+    /* runs of unequal length are not rows */
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, BASE + 32768 * (lane >= 20) + 4 * lane);
+    ck_assert_ptr_null(strstr(why(&r), "runs"));
+}
+END_TEST
+
 /* Regression (found by the fuzzer): a lane stride near 2^63 overflowed a
  * signed multiplication while testing for a constant stride. */
 START_TEST(test_explain_survives_strides_near_two_to_the_63)
@@ -219,6 +235,7 @@ Suite *make_gmem_suite(void)
     tcase_add_test(c, test_gmem_16_byte_lanes_fill_sixteen_sectors);
     tcase_add_test(c, test_gmem_four_thread_warp_with_16_byte_rows_moves_four_rows_per_row_sum_step);
     tcase_add_test(c, test_explain_names_misalignment_stride_broadcast_and_permutation);
+    tcase_add_test(c, test_explain_names_the_rows_of_a_2d_block);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses);
