@@ -42,7 +42,7 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS)
+	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS) -lm
 
 $(BUILD)/sim/input.o: sim/input.c
 	@mkdir -p $(dir $@)
@@ -59,7 +59,7 @@ $(BUILD)/tests/%.o: tests/%.c
 # check_alloc.c makes allocations fail through these wrappers
 WRAP = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup
 $(BUILD)/check_coalsim: $(TEST_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS) -lm
 
 # Install what the tests need (Check, pkg-config) if it is missing.
 deps:
@@ -85,11 +85,11 @@ FUZZ_CC ?= clang
 build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
-	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC)
+	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC) -lm
 build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
-	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC)
+	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC) -lm
 # FUZZ_SECONDS on traces, then a third of it on sketches
 fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
 	@rm -rf build-fuzz/corpus build-fuzz/sketch-corpus && mkdir -p build-fuzz/corpus build-fuzz/sketch-corpus
@@ -129,7 +129,7 @@ $(BUILD)/probe: gpu/probes/probe.cu
 
 # The GPU harness (gpu/): the seed kernels, capture, timing, the model in-process.
 gpu: $(BUILD)/harness
-$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh include/coalsim.h $(BUILD)/libcoalsim.a
+$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh include/coalsim.h $(BUILD)/libcoalsim.a
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -o $@ gpu/harness.cu $(BUILD)/libcoalsim.a
 
 install: all

@@ -7,6 +7,8 @@
 //                            for ncu to count (gpu/run_validate.sh)
 //   harness profile          DRAM/L2/L1/shared rates, latencies (idle and DRAM
 //                            under load) and block cost for the time model
+//   harness pitch            col_sum and copy with other row pitches and block
+//                            shapes, the chase with strided chains (gpu/run_pitch.sh)
 //   harness big              the large launches once each, for ncu's DRAM counters
 //                            (gpu/run_dram.sh)
 //   harness time [--json|--csv]
@@ -233,6 +235,7 @@ static std::string close_enough(const std::vector<float> &got, const std::vector
 
 #include "cases.cuh"
 #include "profile.cuh"
+#include "pitch.cuh"
 
 /* One random cycle over N lines (Sattolo's shuffle) written into LINES as
  * fill_lines lays it out, and in STARTS, K lines evenly spaced along it. */
@@ -253,6 +256,181 @@ static void make_cycle(unsigned *lines, size_t n, size_t k, unsigned *starts)
     CK(cudaMemcpy(starts, pick.data(), k * sizeof(unsigned), cudaMemcpyHostToDevice));
     CK(cudaDeviceSynchronize());
     CK(cudaFree(dnext));
+}
+
+/* A random cycle over groups of 16 lines STRIDE lines apart (group g of
+ * block b: lines b * 16 * STRIDE + o + c * STRIDE, c = 0..15), written into
+ * LINES so that chain c goes from group to group through their c-th lines;
+ * STARTS: K groups' 16 lines, evenly spaced along the cycle.  N: lines, a
+ * multiple of 16 * STRIDE. */
+static void make_group_cycle(unsigned *lines, size_t n, size_t stride, size_t k, unsigned *starts)
+{
+    const size_t groups = n / 16;
+    std::vector<unsigned> next(groups), order(groups), first(groups), nextl(n), pick(k * 16);
+    for (size_t g = 0; g < groups; g++) {
+        next[g] = (unsigned)g;
+        first[g] = (unsigned)(g / stride * 16 * stride + g % stride);
+    }
+    Rng rg;
+    for (size_t i = groups - 1; i > 0; i--) std::swap(next[i], next[rg.next() % i]);
+    for (size_t g = 0; g < groups; g++)
+        for (size_t c = 0; c < 16; c++) nextl[first[g] + c * stride] = (unsigned)(first[next[g]] + c * stride);
+    unsigned p = 0;
+    for (size_t i = 0; i < groups; i++, p = next[p]) order[i] = p;
+    for (size_t w = 0; w < k; w++)
+        for (size_t c = 0; c < 16; c++) pick[w * 16 + c] = (unsigned)(first[order[w * groups / k]] + c * stride);
+    unsigned *dnext;
+    CK(cudaMalloc(&dnext, n * sizeof(unsigned)));
+    CK(cudaMemcpy(dnext, nextl.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+    fill_lines<<<(unsigned)((n * 32 + 255) / 256), 256>>>(lines, dnext, n);
+    CK(cudaMemcpy(starts, pick.data(), k * 16 * sizeof(unsigned), cudaMemcpyHostToDevice));
+    CK(cudaDeviceSynchronize());
+    CK(cudaFree(dnext));
+}
+
+/* Round trips of CHAINS loads timed one by one (chase_timed, 200 hops, the
+ * second half kept), W warps a SM in blocks of up to 32 warps, through a
+ * random cycle of N lines: per round trip over the mean, and the mean over
+ * blocks and hops of the block's slowest warp's round trip over the mean. */
+struct Trips {
+    int per;
+    double mean, cv, p50, p90, p99, max, block_max, ns_hop;
+};
+static Trips timed_trips(const Dev &dev, unsigned *lines, size_t n, unsigned *starts, int chains, int w)
+{
+    const int hops = 200, per = w < 32 ? w : 32;
+    const size_t warps = (size_t)dev.sms * w;
+    unsigned *cyc;
+    CK(cudaMalloc(&cyc, warps * hops * sizeof(unsigned)));
+    make_cycle(lines, n, warps * chains, starts);
+    auto run = [&] {
+        if (chains == 1) chase_timed<1><<<dev.sms * (w / per), 32 * per>>>(lines, starts, hops, cyc);
+        else chase_timed<16><<<dev.sms * (w / per), 32 * per>>>(lines, starts, hops, cyc);
+    };
+    float ms = median_ms(run, nullptr, 5);
+    run();
+    CK(cudaDeviceSynchronize());
+    std::vector<unsigned> hc(warps * hops);
+    CK(cudaMemcpy(hc.data(), cyc, hc.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CK(cudaFree(cyc));
+    /* the first hops find the cycle warming up: use the second half */
+    std::vector<double> v;
+    double sum = 0, sq = 0, bmax = 0;
+    size_t nb = 0;
+    for (size_t b = 0; b < warps / per; b++)
+        for (int h = hops / 2; h < hops; h++) {
+            double m = 0;
+            for (int k = 0; k < per; k++) {
+                double x = hc[(b * per + k) * hops + h];
+                v.push_back(x), sum += x, sq += x * x;
+                if (x > m) m = x;
+            }
+            bmax += m, nb++;
+        }
+    std::sort(v.begin(), v.end());
+    Trips r;
+    r.per = per;
+    r.mean = sum / v.size();
+    r.cv = std::sqrt(std::max(0.0, sq / v.size() - r.mean * r.mean)) / r.mean;
+    auto q = [&](double f) { return v[(size_t)(f * (v.size() - 1))] / r.mean; };
+    r.p50 = q(0.5), r.p90 = q(0.9), r.p99 = q(0.99), r.max = v.back() / r.mean;
+    r.block_max = bmax / nb / r.mean;
+    r.ns_hop = ms * 1e6 / hops;
+    return r;
+}
+
+/* harness pitch: the kernels that read rows 32 KiB apart, with other row
+ * pitches and other block shapes, and the 16-chain chase with its chains a
+ * stride apart (0: random lines).  One table on stdout. */
+static int pitch(const Dev &dev)
+{
+    const int N = 8192;
+    const int pitches[] = {8192, 8192 + 32, 8192 + 64, 8192 + 128, 8192 + 1024};
+    const size_t cap = (size_t)N * (8192 + 1024);
+    float *A, *B;
+    CK(cudaMalloc(&A, cap * sizeof(float)));
+    CK(cudaMalloc(&B, cap * sizeof(float)));
+    CK(cudaMemset(A, 0, cap * sizeof(float)));
+    printf("# harness pitch: median of 25 runs, us; GB/s = bytes the kernel must move / time\n");
+    printf("%-34s %8s %10s %8s\n", "kernel", "pitch", "time us", "GB/s");
+    for (int p : pitches) {
+        float ms = median_ms([&] { col_sum_pitch<<<N / 256, 256>>>(A, B, N, p); }, nullptr);
+        printf("%-34s %8d %10.1f %8.1f\n", "col_sum <<<32, 256>>>", p, ms * 1e3, (double)N * N * 4 / (ms * 1e6));
+    }
+    /* blocks (32, 32), (32, 8), and (16, 16) as transposeSmem's: a warp
+     * reads two 64-byte half lines 32 KiB apart */
+    const int shapes[][2] = {{32, 32}, {32, 8}, {16, 16}};
+    for (const auto &sh : shapes)
+        for (int p : pitches) {
+            const int bx = sh[0], by = sh[1];
+            float ms = median_ms([&] { copy_pitch<<<dim3(N / bx, N / by), dim3(bx, by)>>>(A, B, N, p); }, nullptr);
+            char name[64];
+            snprintf(name, sizeof name, "copy <<<(%d, %d), (%d, %d)>>>", N / bx, N / by, bx, by);
+            printf("%-34s %8d %10.1f %8.1f\n", name, p, ms * 1e3, (double)N * N * 8 / (ms * 1e6));
+        }
+    {
+        float ms = median_ms([&] { transposeSmem<false, 0><<<dim3(N / 16, N / 16), dim3(16, 16)>>>(B, A, N, N); },
+                             nullptr);
+        printf("%-34s %8d %10.1f %8.1f\n", "transposeSmem (seed) <<<(512, 512), (16, 16)>>>", N, ms * 1e3,
+               (double)N * N * 8 / (ms * 1e6));
+    }
+    for (int t : {1024, 256}) {
+        const size_t n = (size_t)N * N;
+        float ms = median_ms([&] { copy_flat<<<(unsigned)(n / t), t>>>(A, B, n); }, nullptr);
+        char name[64];
+        snprintf(name, sizeof name, "copy_flat <<<%zu, %d>>>", n / t, t);
+        printf("%-34s %8s %10.1f %8.1f\n", name, "-", ms * 1e3, (double)n * 8 / (ms * 1e6));
+    }
+    /* the seed's own col_sum beside the pitched one, on zeros and on random data */
+    for (int rnd = 0; rnd < 2; rnd++) {
+        if (rnd) fill_random<<<(unsigned)((cap + 255) / 256), 256>>>(A, cap);
+        float ms = median_ms([&] { col_sum<false><<<N / 256, 256>>>(A, B, N); }, nullptr);
+        float mp = median_ms([&] { col_sum_pitch<<<N / 256, 256>>>(A, B, N, N); }, nullptr);
+        printf("%-34s %8d %10.1f %8.1f\n", rnd ? "col_sum (seed), random data" : "col_sum (seed), zeros", N, ms * 1e3,
+               (double)N * N * 4 / (ms * 1e6));
+        printf("%-34s %8d %10.1f %8.1f\n", rnd ? "col_sum_pitch, random data" : "col_sum_pitch, zeros", N, mp * 1e3,
+               (double)N * N * 4 / (mp * 1e6));
+        float mc = median_ms([&] { copy<false><<<dim3(N / 32, N / 32), dim3(32, 32)>>>(A, B, N); }, nullptr);
+        printf("%-34s %8d %10.1f %8.1f\n", rnd ? "copy (seed), random data" : "copy (seed), zeros", N, mc * 1e3,
+               (double)N * N * 8 / (mc * 1e6));
+    }
+    CK(cudaFree(B));
+    /* the chase: 1 GiB of lines in A, 16 chains a warp a STRIDE apart */
+    unsigned *lines = (unsigned *)A, *starts;
+    CK(cudaMalloc(&starts, (size_t)dev.sms * 64 * 16 * sizeof(unsigned)));
+    const size_t all = cap * sizeof(float) / 128;
+    printf("%-34s %8s %10s %8s\n", "chase, 16 chains a warp", "stride B", "ns a hop", "GB/s");
+    for (size_t st : {0, 1, 8, 32, 256, 258, 512}) {
+        for (int cfg = 0; cfg < 2; cfg++) {
+            /* 1 warp on each SM, or col_sum's 32 blocks of 8 warps */
+            const unsigned blocks = cfg ? 32 : dev.sms, threads = cfg ? 256 : 32;
+            const size_t warps = (size_t)blocks * threads / 32, hops = 500;
+            if (st == 0) make_cycle(lines, all, warps * 16, starts);
+            else make_group_cycle(lines, all / (16 * st) * 16 * st, st, warps, starts);
+            float ms = median_ms([&] { chase<16, 0><<<blocks, threads>>>(lines, starts, (int)hops); }, nullptr);
+            char name[64];
+            snprintf(name, sizeof name, "chase <<<%u, %u>>>", blocks, threads);
+            double ns = ms * 1e6 / hops;
+            printf("%-34s %8zu %10.1f %8.1f\n", name, st * 128, ns, warps * 16 * 128 / ns);
+        }
+    }
+    /* each round trip timed: 1 or 16 loads, 1 to 64 warps a SM in blocks of
+     * up to 32 warps; the mean, spread and percentiles of a round trip, and
+     * the mean over blocks and hops of the slowest warp's round trip in its
+     * block (a block lasts as long as its slowest warp) */
+    printf("# timed round trips (SM cycles): W = warps a block; max/mean = mean over blocks and hops of the\n"
+           "# block's slowest warp's round trip, over the mean round trip\n");
+    printf("%-8s %6s %4s %9s %6s %6s %6s %6s %6s %9s %8s\n", "loads", "warps", "W", "mean", "cv", "p50", "p90", "p99",
+           "max", "max/mean", "ns/hop");
+    for (int chains : {1, 16})
+        for (int w : {1, 8, 16, 32, 64}) {
+            Trips r = timed_trips(dev, lines, all, starts, chains, w);
+            printf("%-8d %6d %4d %9.0f %6.3f %6.3f %6.3f %6.3f %6.3f %9.3f %8.1f\n", chains, w, r.per, r.mean, r.cv,
+                   r.p50, r.p90, r.p99, r.max, r.block_max, r.ns_hop);
+        }
+    CK(cudaFree(starts));
+    CK(cudaFree(A));
+    return 0;
 }
 
 /* ns per hop of chase<CHAINS, MODE> with WARPS warps on each SM (a power of
@@ -310,6 +488,11 @@ static int profile(const Dev &dev)
     const int lw[] = {1, 2, 4, 8, 16, 32, 64};
     double loaded[7];
     for (int i = 0; i < 7; i++) loaded[i] = hop_ns<16, 0>(dev, lines, dl, starts, 500, lw[i]);
+    /* a block waits for its slowest warp: 16-load round trips timed one by
+     * one, blocks of 8, 16 and 32 warps, one block a SM */
+    const int tw[] = {8, 16, 32};
+    double tail[3];
+    for (int i = 0; i < 3; i++) tail[i] = timed_trips(dev, lines, dl, starts, 16, tw[i]).block_max;
     /* a block's own cost: empty blocks, 66 waves against 2 */
     float e256 = median_ms([&] { empty_kernel<<<dev.sms * 8 * 66, 256>>>(); }, nullptr);
     float e256s = median_ms([&] { empty_kernel<<<dev.sms * 8 * 2, 256>>>(); }, nullptr);
@@ -336,6 +519,7 @@ static int profile(const Dev &dev)
     printf("dram_loaded =");
     for (int i = 0; i < 7; i++) printf(" %.1f:%.1f", (double)dev.sms * lw[i] * 16 * 128 / loaded[i], loaded[i]);
     printf("\n");
+    printf("block_tail = %d:%.3f %d:%.3f %d:%.3f\n", tw[0], tail[0], tw[1], tail[1], tw[2], tail[2]);
     /* blocks start one after another on a SM: ns per 256-thread block */
     printf("block_ns = %.1f\n", (e256 - e256s) * 1e6 / (64 * 8));
     printf("# block_ns measured with 1024-thread blocks: %.1f\n", (e1024 - e1024s) * 1e6 / (64 * 2));
@@ -348,7 +532,8 @@ static int profile(const Dev &dev)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness big | harness time [--json|--csv]\n");
+        fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness big | harness time [--json|--csv] | "
+                        "harness profile | harness pitch\n");
         return 2;
     }
     std::string mode = argv[1];
@@ -377,6 +562,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (mode == "profile") return profile(dev);
+    if (mode == "pitch") return pitch(dev);
     if (mode == "big") {       /* the GPU-filling launches once each, for ncu's DRAM counters */
         for (const Case &c : cases) {
             if (c.prepare) c.prepare();

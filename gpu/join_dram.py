@@ -2,9 +2,9 @@
 """The memory-hierarchy model (coalsim --hier on each kernel's sketch, at the
 size the harness launched) beside Nsight Compute's DRAM and L2 counters.
 
-usage: python3 gpu/join_dram.py RUNDIR [COALSIM] > gpu/results/h100/dram.txt
+usage: python3 gpu/join_dram.py RUNDIR [COALSIM [PROFILE]] > gpu/results/h100/dram.txt
 RUNDIR is what gpu/run_dram.sh wrote (launches.txt, ncu_dram.csv).  The
-predicted time (with gpu/profiles/h100.txt) is set beside the median time of
+predicted time (with PROFILE, default gpu/profiles/h100.txt) is set beside the median time of
 the same launch measured by harness time (gpu/results/h100/time.json)."""
 import json
 import subprocess
@@ -33,6 +33,7 @@ BIG = {   # kernel -> (sketch, --set values of the harness's large launch)
 def main():
     rundir = sys.argv[1]
     coalsim = sys.argv[2] if len(sys.argv) > 2 else "build/coalsim"
+    profile = sys.argv[3] if len(sys.argv) > 3 else "gpu/profiles/h100.txt"
     runs = launches(rundir, "ncu_dram.csv")
     hw = dict(runs)
     measured = {k["kernel"]: k["ms"] * 1e3 for k in json.load(open("gpu/results/h100/time.json"))["kernels"]}
@@ -46,7 +47,7 @@ def main():
         if name not in BIG:
             continue
         sketch, sets = BIG[name]
-        args = [coalsim, "--hier", "--json", "--profile", "gpu/profiles/h100.txt"] + \
+        args = [coalsim, "--hier", "--json", "--profile", profile] + \
             [a for s in sets for a in ("--set", s)] + [f"examples/sketches/{sketch}.sketch"]
         h = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["hierarchy"]
         l2, rd, wr = h["l2_sectors"], h["dram_read_bytes"], h["dram_write_bytes"]

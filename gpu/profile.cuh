@@ -105,3 +105,33 @@ __global__ void fill_lines(unsigned *lines, const unsigned *next, size_t n)
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n * 32) lines[i] = next[i / 32];
 }
+
+// The latency chase with each hop timed: a hop is a round trip of CHAINS
+// independent line requests (the clock is read only once all have arrived);
+// lane 0 writes the SM cycles each hop took to CYCLES[warp * hops + h].
+template <int CHAINS>
+__global__ void chase_timed(const unsigned *lines, unsigned *starts, int hops, unsigned *cycles)
+{
+    const unsigned lane = threadIdx.x % 32;
+    const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+    unsigned p[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) p[c] = starts[warp * CHAINS + c];
+    long long t0;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0) : "r"(p[0]) : "memory");
+    for (int h = 0; h < hops; h++) {
+        unsigned dep = 0;
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++) {
+            p[c] = lines[p[c] * 32 + lane];
+            dep ^= p[c];
+        }
+        long long t1;
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1) : "r"(dep) : "memory");
+        if (lane == 0) cycles[warp * hops + h] = (unsigned)(t1 - t0);
+        t0 = t1;
+    }
+    if (lane == 0)
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++) starts[warp * CHAINS + c] = p[c];
+}

@@ -230,6 +230,10 @@ typedef struct coalsim_profile {
     double block_ns;                                   /* a block's start on its SM */
     unsigned loaded_points;                            /* DRAM round trip under load */
     double loaded_gbs[COALSIM_LOADED_POINTS], loaded_ns[COALSIM_LOADED_POINTS];
+    /* round trips vary: a block of W warps waits for its slowest, on average
+     * TAIL(W) times the mean round trip (1 where not measured) */
+    unsigned tail_points;
+    double tail_warps[COALSIM_LOADED_POINTS], tail[COALSIM_LOADED_POINTS];
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
@@ -255,6 +259,7 @@ typedef struct coalsim_time {
     double dram_slowdown;       /* DRAM round trips over their unloaded time, at the bandwidth total_us implies */
     double dram_round_trip_ns;  /* that slowed round trip of 16 loads */
     unsigned resident_blocks, block_warps, mlp;
+    double block_tail;          /* the slowest of block_warps warps' round trips over the mean (1: not measured) */
 } coalsim_time;
 
 typedef struct coalsim_timing coalsim_timing;

@@ -160,9 +160,10 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                 tm->total_us, tm->bound, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us,
                 tm->latency_modelled ? "true" : "false");
         if (tm->latency_modelled)
-            fprintf(out, ", \"resident_blocks\": %u, \"block_warps\": %u, \"mlp\": %u, \"dram_slowdown\": %.6g, "
-                         "\"dram_round_trip_ns\": %.6g",
-                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->dram_slowdown, tm->dram_round_trip_ns);
+            fprintf(out, ", \"resident_blocks\": %u, \"block_warps\": %u, \"block_tail\": %.6g, \"mlp\": %u, "
+                         "\"dram_slowdown\": %.6g, \"dram_round_trip_ns\": %.6g",
+                    tm->resident_blocks, tm->block_warps, tm->block_tail, tm->mlp, tm->dram_slowdown,
+                    tm->dram_round_trip_ns);
         fprintf(out, "}");
     }
     fprintf(out, "}");
@@ -407,10 +408,11 @@ static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                      "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
                 tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
         if (tm->latency_modelled)
-            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip; DRAM round\n"
-                         "    trips x%.2f their unloaded time at the bandwidth this time implies (16 loads: %.0f ns)\n",
-                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->dram_slowdown,
-                    tm->dram_round_trip_ns);
+            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip, a block's\n"
+                         "    slowest warp's round trip x%.2f the mean; DRAM round trips x%.2f their unloaded time at\n"
+                         "    the bandwidth this time implies (16 loads: %.0f ns)\n",
+                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->block_tail,
+                    tm->dram_slowdown, tm->dram_round_trip_ns);
         else
             fprintf(out, "    (no latencies in this profile: no latency term)\n");
     }

@@ -6,11 +6,14 @@
  *     MLP independent loads (a store or the MLP-th load ends one, since a
  *     store needs what was loaded); a round trip costs the measured latency
  *     of the deepest level it reaches; a block lasts as long as its slowest
- *     warp; blocks start BLOCK_NS apart on their SM (round-robin, as in
- *     hier.c) into as many slots as the occupancy limits allow.
+ *     warp, and round trips vary: the slowest of W warps is later than the
+ *     mean by (BLOCK_TAIL(W) - 1) spreads; blocks start BLOCK_NS apart on
+ *     their SM (round-robin, as in hier.c) into as many slots as the
+ *     occupancy limits allow.
  * DRAM latency grows with the bandwidth in use (the profile's loaded curve):
  * the latency term is worked out for a ladder of slow-downs at once, and the
  * one consistent with the bandwidth the prediction implies is kept. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,7 @@ static const double ladder[NF] = {1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8
 
 typedef struct {
     double a, b;                   /* round trips so far: other levels, DRAM (unloaded) */
+    double a2, b2;                 /* the sums of their squares (for the spread) */
     unsigned n;                    /* loads in the open round trip */
     int lv;                        /* its deepest level, -1 if none */
 } warp;
@@ -52,25 +56,27 @@ struct coalsim_timing {
 
 /* ---- the profile ---- */
 
-static int read_loaded(coalsim_profile *p, const char *s)
+/* "X:Y X:Y ..." into XS, YS (at most COALSIM_LOADED_POINTS, X rising, both
+ * positive).  0, or -1 if malformed or empty. */
+static int read_pairs(const char *s, double *xs, double *ys, unsigned *n)
 {
-    p->loaded_points = 0;
+    *n = 0;
     for (;;) {
         char *end;
         while (*s == ' ' || *s == '\t') s++;
         if (!*s || *s == '\n' || *s == '\r') break;
-        if (p->loaded_points == COALSIM_LOADED_POINTS) return -1;
-        double g = strtod(s, &end);
-        if (end == s || *end != ':' || !(g > 0)) return -1;
+        if (*n == COALSIM_LOADED_POINTS) return -1;
+        double x = strtod(s, &end);
+        if (end == s || *end != ':' || !(x > 0)) return -1;
         s = end + 1;
-        double ns = strtod(s, &end);
-        if (end == s || !(ns > 0)) return -1;
-        if (p->loaded_points && g <= p->loaded_gbs[p->loaded_points - 1]) return -1;
-        p->loaded_gbs[p->loaded_points] = g;
-        p->loaded_ns[p->loaded_points++] = ns;
+        double y = strtod(s, &end);
+        if (end == s || !(y > 0)) return -1;
+        if (*n && x <= xs[*n - 1]) return -1;
+        xs[*n] = x;
+        ys[(*n)++] = y;
         s = end;
     }
-    return p->loaded_points ? 0 : -1;
+    return *n ? 0 : -1;
 }
 
 int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap)
@@ -89,8 +95,18 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         }
         if (!strcmp(key, "device") || !strcmp(key, "sms")) continue;
         if (!strcmp(key, "dram_loaded")) {
-            if (read_loaded(p, rest) != 0) {
+            if (read_pairs(rest, p->loaded_gbs, p->loaded_ns, &p->loaded_points) != 0) {
                 snprintf(err, cap, "%s:%lu: dram_loaded needs GBS:NS pairs, bandwidth rising", name, n);
+                return -1;
+            }
+            continue;
+        }
+        if (!strcmp(key, "block_tail")) {
+            int bad = read_pairs(rest, p->tail_warps, p->tail, &p->tail_points) != 0;
+            for (unsigned i = 0; !bad && i < p->tail_points; i++) bad = p->tail_warps[i] < 1 || p->tail[i] < 1;
+            if (bad) {
+                snprintf(err, cap, "%s:%lu: block_tail needs WARPS:FACTOR pairs, warps rising, both at least 1",
+                         name, n);
                 return -1;
             }
             continue;
@@ -225,8 +241,8 @@ static void close_trip(const coalsim_profile *p, warp *w)
 {
     if (!w->n) return;
     double ns = round_trip(p, w->lv, w->n);
-    if (w->lv == COALSIM_LV_DRAM) w->b += ns;
-    else w->a += ns;
+    if (w->lv == COALSIM_LV_DRAM) w->b += ns, w->b2 += ns * ns;
+    else w->a += ns, w->a2 += ns * ns;
     w->n = 0, w->lv = -1;
 }
 
@@ -240,18 +256,40 @@ static unsigned resident(const coalsim_timing *t)
     return (unsigned)(r < MAX_SLOTS ? r : MAX_SLOTS);
 }
 
+/* The slowest of W warps' round trips over the mean one: the profile's
+ * points, interpolated in log2(W), 1 for one warp, the last beyond them. */
+static double tail_factor(const coalsim_profile *p, unsigned w)
+{
+    unsigned n = p->tail_points;
+    if (!n || w <= 1) return 1;
+    double x0 = 1, y0 = 1;
+    for (unsigned i = 0; i < n; i++) {
+        double x1 = p->tail_warps[i], y1 = p->tail[i];
+        if (w <= x1) return x1 <= x0 ? y1 : y0 + (log2(w) - log2(x0)) * (y1 - y0) / (log2(x1) - log2(x0));
+        x0 = x1, y0 = y1;
+    }
+    return y0;
+}
+
 /* A block is done: put it on its SM on every rung of the ladder. */
 static void schedule(coalsim_timing *t, block *b)
 {
     if (b->nw > t->max_warps) t->max_warps = b->nw;
     unsigned r = t->resident = resident(t), sm = (unsigned)(b->id % t->sms);
     for (unsigned i = 0; i < b->nw; i++) close_trip(&t->p, &b->w[i]);
+    double tail = tail_factor(&t->p, b->nw) - 1;
     for (int k = 0; k < NF; k++) {
-        double len = 0;
+        double len = 0, spread = 0, f = ladder[k];
         for (unsigned i = 0; i < b->nw; i++) {
-            double l = b->w[i].a + ladder[k] * b->w[i].b;
+            const warp *w = &b->w[i];
+            double l = w->a + f * w->b, v = w->a2 + f * f * w->b2;
             if (l > len) len = l;
+            if (v > spread) spread = v;
         }
+        /* each round trip varies by the same fraction of its mean, apart
+         * from the others: the slowest warp of W is TAIL(W) - 1 standard
+         * round trips later, scaled by the root of the sum of squares */
+        len += tail * sqrt(spread);
         double *slot = &t->slot[((size_t)sm * NF + k) * MAX_SLOTS], *st = &t->start[(size_t)sm * NF + k];
         unsigned m = 0;
         for (unsigned s = 1; s < r; s++)
@@ -315,7 +353,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     if (wi >= b->nw) {
         warp *w = realloc(b->w, (wi + 1) * sizeof *w);
         if (!w) return -1;
-        for (unsigned i = b->nw; i <= wi; i++) w[i] = (warp){0, 0, 0, -1};
+        for (unsigned i = b->nw; i <= wi; i++) w[i] = (warp){.lv = -1};
         b->w = w;
         b->nw = wi + 1;
     }
@@ -373,6 +411,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     while (t->count) close_oldest(t);
     out->resident_blocks = t->resident;
     out->block_warps = t->max_warps;
+    out->block_tail = tail_factor(p, t->max_warps);
     /* each rung's latency term and the DRAM slow-down its time implies */
     double lat[NF], g[NF];
     for (int k = 0; k < NF; k++) {

@@ -119,6 +119,26 @@ START_TEST(test_a_block_lasts_as_long_as_its_slowest_warp)
 }
 END_TEST
 
+START_TEST(test_a_wider_block_waits_longer_for_its_slowest_warp)
+{
+    /* block_tail 8:1.5: 8 warps of one 400 ns DRAM trip each last 1.5 x 400;
+     * 4 warps, a third of the way less in log2(W): 1 + 0.5 * 2/3; 1 warp: 400;
+     * a warp of 4 trips varies by the root of 4 trips, 2 x 400, not 4 x 400 */
+    coalsim_profile p = profile_of(RATES LATS "block_tail = 8:1.5\n");
+    static const struct {
+        unsigned warps, trips;
+        double us;
+    } want[] = {{8, 1, 0.6}, {4, 1, 0.4 * (1 + 0.5 * 2 / 3.0)}, {1, 1, 0.4}, {8, 4, 1.6 + 0.5 * 0.8}, {64, 1, 0.6}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 1);
+        for (unsigned w = 0; w < want[i].warps; w++)
+            for (unsigned k = 0; k < want[i].trips; k++) feed(t, COALSIM_LD, 0, w);
+        coalsim_time tm = finish(t, 0);
+        ck_assert_double_eq_tol(tm.latency_us, want[i].us, 1e-9);
+    }
+}
+END_TEST
+
 START_TEST(test_occupancy_limits_the_blocks_a_sm_runs_at_once)
 {
     /* 1024-thread blocks (warp 31 seen): 2 at once; 4 blocks of one 400 ns
@@ -182,6 +202,8 @@ START_TEST(test_profile_errors_name_the_line)
         {"colour = 3\n", "p:1: unknown key 'colour'"},
         {"\ndram_loaded = 100:5 50:6\n", "p:2: dram_loaded needs GBS:NS pairs, bandwidth rising"},
         {"dram_loaded = 100\n", "p:1: dram_loaded needs GBS:NS pairs, bandwidth rising"},
+        {"block_tail = 8:0.9\n", "p:1: block_tail needs WARPS:FACTOR pairs, warps rising, both at least 1"},
+        {"block_tail = 8:1.2 4:1.3\n", "p:1: block_tail needs WARPS:FACTOR pairs, warps rising, both at least 1"},
         {"dram_read_gbs = 1\n", "p: needs dram_read_gbs, dram_copy_gbs, l2_read_gbs and smem_wavefronts_per_ns"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -218,6 +240,7 @@ Suite *make_timing_suite(void)
     tcase_add_test(c, test_a_round_trip_holds_up_to_mlp_loads);
     tcase_add_test(c, test_a_store_ends_a_round_trip);
     tcase_add_test(c, test_a_block_lasts_as_long_as_its_slowest_warp);
+    tcase_add_test(c, test_a_wider_block_waits_longer_for_its_slowest_warp);
     tcase_add_test(c, test_occupancy_limits_the_blocks_a_sm_runs_at_once);
     tcase_add_test(c, test_interleaved_blocks_are_timed_as_in_order);
     tcase_add_test(c, test_dram_latency_settles_where_bandwidth_and_time_agree);
