@@ -37,6 +37,15 @@ static void sum(const coalsim_stats *st, total t[2][2])
 
 static double per(uint64_t x, uint64_t n) { return n ? (double)x / (double)n : 0.0; }
 
+/* The 128-byte lines all global requests touched: L1 data-pipe wavefronts. */
+static uint64_t global_lines(const coalsim_stats *st)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++)
+        if (coalsim_stats_get(st, i)->space == COALSIM_GLOBAL) n += coalsim_stats_get(st, i)->lines;
+    return n;
+}
+
 static void arch_line(FILE *out, const coalsim_arch *a)
 {
     fprintf(out, "arch %s: warp %u, %u-byte sectors, %u-byte lines, %u banks x %u bytes", a->name, a->warp_size,
@@ -135,8 +144,11 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_hier_counts(FILE *out, const coalsim_hier_counts *h)
+/* WAVEFRONTS: the L1 data pipe's, one a 128-byte line a request touches (the
+ * time model's L1 term). */
+static void json_hier_counts(FILE *out, uint64_t wavefronts, const coalsim_hier_counts *h)
 {
+    fprintf(out, "\"l1_wavefronts\": %llu, ", (unsigned long long)wavefronts);
     fprintf(out, "\"l1_sectors\": %llu, \"l1_hit_sectors\": %llu, \"l2_sectors\": %llu, \"l2_hit_sectors\": %llu, "
                  "\"dram_read_bytes\": %llu",
             (unsigned long long)h->l1_sectors, (unsigned long long)h->l1_hits, (unsigned long long)h->l2_sectors,
@@ -150,7 +162,7 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
     coalsim_stats_hier_total(st, &t);
     fprintf(out, ",\n \"hierarchy\": {\"sms\": %u, \"l1_bytes\": %llu, \"l2_bytes\": %llu, \"dram_fetch_bytes\": %u, ",
             c->sms, (unsigned long long)c->l1_bytes, (unsigned long long)c->l2_bytes, c->fetch);
-    json_hier_counts(out, &t);
+    json_hier_counts(out, global_lines(st), &t);
     fprintf(out, ", \"dram_write_bytes\": %llu, \"dirty_bytes_left\": %llu", (unsigned long long)t.dram_write,
             (unsigned long long)x->dirty);
     const coalsim_time *tm = x->time;
@@ -205,7 +217,7 @@ static int json(FILE *out, const char *name, const coalsim_arch *a, const coalsi
                     ac->max_ways, ac->worst_bank, coalsim_access_smem_efficiency(ac));
         if (ex && ex->hier && ac->space == COALSIM_GLOBAL) {
             fprintf(out, ", \"hierarchy\": {");
-            json_hier_counts(out, &ac->hier);
+            json_hier_counts(out, ac->lines, &ac->hier);
             fprintf(out, "}");
         }
         fprintf(out, "}");
@@ -254,7 +266,7 @@ int coalsim_report_csv_header(FILE *out, int hier)
 {
     fprintf(out, "trace,label,op,space,size,requests,active_threads,requested_bytes,sectors,ideal_sectors,lines,"
                  "wavefronts,ideal_wavefronts,bank_conflicts,max_ways,worst_bank,efficiency%s\n",
-            hier ? ",l1_sectors,l1_hit_sectors,l2_sectors,l2_hit_sectors,dram_read_bytes" : "");
+            hier ? ",l1_wavefronts,l1_sectors,l1_hit_sectors,l2_sectors,l2_hit_sectors,dram_read_bytes" : "");
     return ferror(out) ? -1 : 0;
 }
 
@@ -280,11 +292,11 @@ static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim
                     coalsim_access_smem_efficiency(ac));
         const coalsim_hier_counts *h = &ac->hier;
         if (ex && ex->hier && ac->space == COALSIM_GLOBAL)
-            fprintf(out, ",%llu,%llu,%llu,%llu,%llu", (unsigned long long)h->l1_sectors,
+            fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu", (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
                     (unsigned long long)h->l1_hits, (unsigned long long)h->l2_sectors, (unsigned long long)h->l2_hits,
                     (unsigned long long)h->dram_read);
         else if (ex && ex->hier)
-            fputs(",,,,,", out);
+            fputs(",,,,,,", out);
         fputc('\n', out);
     }
     return 0;
@@ -361,7 +373,7 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
                 res->wavefronts, res->ideal_wavefronts, res->max_ways, res->worst_bank);
     if (d && r->space == COALSIM_GLOBAL) {
         fprintf(out, ", \"hierarchy\": {");
-        json_hier_counts(out, d);
+        json_hier_counts(out, res->lines, d);
         fprintf(out, ", \"dram_write_bytes\": %llu}", (unsigned long long)d->dram_write);
     }
     fputc('}', out);
@@ -383,13 +395,13 @@ static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
     fprintf(out, "\nMemory hierarchy, approximately: %u SMs x %llu KiB L1, %llu MiB L2, %u-byte DRAM fetch;\n"
                  "blocks run one after another, round-robin over the SMs (the GPU overlaps them)\n",
             cfg->sms, (unsigned long long)(cfg->l1_bytes >> 10), (unsigned long long)(cfg->l2_bytes >> 20), cfg->fetch);
-    fprintf(out, "  %-*s  op  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
+    fprintf(out, "  %-*s  op  L1 wavefronts  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {
         const coalsim_access *ac = coalsim_stats_get(st, i);
         const coalsim_hier_counts *h = &ac->hier;
         if (ac->space != COALSIM_GLOBAL) continue;
-        fprintf(out, "  %-*s  %s  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
-                coalsim_op_name(ac->op), (unsigned long long)h->l1_sectors,
+        fprintf(out, "  %-*s  %s  %13llu  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
+                coalsim_op_name(ac->op), (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
                 ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
                 (unsigned long long)h->l2_sectors,
                 ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
@@ -397,11 +409,13 @@ static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
     }
     /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
      * it, so they are given in total only */
-    fprintf(out, "  total: %llu L1 sectors, %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
+    fprintf(out, "  total: %llu L1 wavefronts (one a 128-byte line a request touches), %llu L1 sectors,\n"
+                 "         %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
                  "         %llu dirty bytes left in L2 (written back after it)\n"
                  "    ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum, lts__t_sectors_srcunit_tex_op_{read,write}.sum,\n"
                  "         dram__bytes_read.sum, dram__bytes_write.sum\n",
-            (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors, (unsigned long long)t.dram_read,
+            (unsigned long long)global_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
+            (unsigned long long)t.dram_read,
             (unsigned long long)t.dram_write, (unsigned long long)dirty);
     if (tm) {
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"

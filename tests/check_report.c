@@ -54,14 +54,14 @@ START_TEST(test_csv_rows_have_the_headers_fields_with_and_without_hier)
         char *csv = report(COALSIM_CSV, st, h ? &ex : NULL);
         const char *nl = strchr(csv, '\n');
         unsigned want = fields(csv, nl), rows = 0;
-        ck_assert_uint_eq(want, h ? 22 : 17);
+        ck_assert_uint_eq(want, h ? 23 : 17);
         for (const char *p = nl + 1; *p; p = nl + 1, rows++) {
             nl = strchr(p, '\n');
             ck_assert_ptr_nonnull(nl);
             ck_assert_uint_eq(fields(p, nl), want);
         }
         ck_assert_uint_eq(rows, 2);
-        if (h) ck_assert_ptr_nonnull(strstr(csv, ",4,0,4,1,96\n"));   /* the global row's counts */
+        if (h) ck_assert_ptr_nonnull(strstr(csv, ",1,4,0,4,1,96\n"));   /* the global row's: 1 line */
         free(csv);
     }
     coalsim_stats_free(st);
@@ -76,7 +76,7 @@ START_TEST(test_json_gives_hierarchy_per_global_access_and_the_time_only_when_pr
     coalsim_report_extra ex = {.hier = &cfg, .dirty = 7};
     char *js = report(COALSIM_JSON, st, &ex);
     const char *shared = strstr(js, "\"label\": \"s\"");
-    const char *first = strstr(js, "\"hierarchy\": {\"l1_sectors\": 4, \"l1_hit_sectors\": 0, \"l2_sectors\": 4, "
+    const char *first = strstr(js, "\"hierarchy\": {\"l1_wavefronts\": 1, \"l1_sectors\": 4, \"l1_hit_sectors\": 0, \"l2_sectors\": 4, "
                                     "\"l2_hit_sectors\": 1, \"dram_read_bytes\": 96}");
     ck_assert_ptr_nonnull(shared);
     ck_assert_ptr_nonnull(first);
