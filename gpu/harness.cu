@@ -394,6 +394,27 @@ static int pitch(const Dev &dev)
         printf("%-34s %8d %10.1f %8.1f\n", rnd ? "copy (seed), random data" : "copy (seed), zeros", N, mc * 1e3,
                (double)N * N * 8 / (mc * 1e6));
     }
+    /* row_sum is L1-bound on 32 SMs: is a SM's L1 faster when only 32 are
+     * busy?  The profile's L1 read (32 KiB windows, __ldca) on 32 and on 132
+     * SMs, one block of 8 warps each, and the profile's 4 blocks a SM */
+    {
+        float *sink;
+        CK(cudaMalloc(&sink, sizeof(float)));
+        const size_t l1n4 = 2048;
+        const int reps = 200;
+        printf("%-34s %8s %10s %8s\n", "L1 reads (bw_read<2>)", "SMs", "time us", "GB/s/SM");
+        const unsigned grids[][2] = {{32, 1}, {(unsigned)dev.sms, 1}, {(unsigned)dev.sms, 4}};
+        for (const auto &g : grids) {
+            const unsigned blocks = g[0] * g[1];
+            float ms = median_ms([&] { bw_read<2><<<blocks, 256>>>((const float4 *)A, l1n4, reps, sink); }, nullptr);
+            char name[64];
+            snprintf(name, sizeof name, "<<<%u, 256>>>, %u block%s a SM", blocks, g[1], g[1] == 1 ? "" : "s");
+            printf("%-34s %8u %10.1f %8.1f\n", name, g[0], ms * 1e3, (double)blocks * l1n4 * 16 * reps / (ms * 1e6) / g[0]);
+        }
+        float ms = median_ms([&] { row_sum<false><<<N / 256, 256>>>(A, B, N); }, nullptr);
+        printf("%-34s %8d %10.1f %8.1f\n", "row_sum (seed) <<<32, 256>>>", 32, ms * 1e3, (double)N * N * 4 / (ms * 1e6) / 32);
+        CK(cudaFree(sink));
+    }
     CK(cudaFree(B));
     /* the chase: 1 GiB of lines in A, 16 chains a warp a STRIDE apart */
     unsigned *lines = (unsigned *)A, *starts;

@@ -1,9 +1,10 @@
-// harness pitch: does a row pitch of a power of two slow the kernels whose
-// warps read rows 32 KiB apart (col_sum, copy, transposeSmem run 21-28%
-// slower than the time model predicts)?  The same kernels with the row pitch
-// as a parameter, a contiguous copy with 1-D blocks, and the latency chase
-// with its 16 chains a fixed stride apart (make_group_cycle in harness.cu);
-// and how round trips vary (chase_timed, profile.cuh).
+// harness pitch: the experiments behind the time model's misses.  Does a
+// power-of-two row pitch slow the kernels whose warps read rows 32 KiB apart
+// (col_sum, copy, transposeSmem run 21-28% slower than the model predicted)?
+// The same kernels with the row pitch as a parameter (no: under 5%), a
+// contiguous copy with 1-D blocks (block shape matters), and the latency
+// chase with its 16 chains a fixed stride apart (make_group_cycle in
+// harness.cu); how round trips vary is chase_timed (profile.cuh).
 #pragma once
 
 // col_sum of an M-column matrix whose rows are PITCH floats apart

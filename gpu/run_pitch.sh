@@ -1,8 +1,10 @@
 #!/bin/sh
-# Is a power-of-two row pitch what slows col_sum, copy and transposeSmem past
-# the time model's prediction?  Builds the harness, runs `harness pitch` into
-# OUT/pitch.txt and keeps the SASS of the pitched kernels (OUT/pitch_sass.txt:
-# col_sum_pitch and the seed's col_sum, same trace, side by side).
+# The experiments behind the time model's misses (gpu/README.md): col_sum and
+# copy at other row pitches and block shapes (the pitch turned out not to
+# matter), the seed's col_sum beside the same loop compiled differently, L1
+# reads on 32 and on 132 SMs, the chase with strided chains, and round trips
+# timed one by one.  Builds the harness, runs `harness pitch` into
+# OUT/pitch.txt and keeps the SASS of these kernels (OUT/pitch_sass.txt).
 # Usage: sh gpu/run_pitch.sh OUT
 set -eu
 out=${1:?usage: sh gpu/run_pitch.sh OUT}
