@@ -218,7 +218,7 @@ uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h);
 /* Where a load is served from, shallowest first. */
 typedef enum { COALSIM_LV_SMEM = 0, COALSIM_LV_L1, COALSIM_LV_L2, COALSIM_LV_DRAM, COALSIM_LEVELS } coalsim_level;
 
-#define COALSIM_LOADED_POINTS 16
+#define COALSIM_PROFILE_POINTS 16   /* points of a measured curve (dram_loaded, block_tail) */
 
 /* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
 typedef struct coalsim_profile {
@@ -229,11 +229,11 @@ typedef struct coalsim_profile {
     double lat_ns[COALSIM_LEVELS], lat16_ns[COALSIM_LEVELS];
     double block_ns;                                   /* a block's start on its SM */
     unsigned loaded_points;                            /* DRAM round trip under load */
-    double loaded_gbs[COALSIM_LOADED_POINTS], loaded_ns[COALSIM_LOADED_POINTS];
+    double loaded_gbs[COALSIM_PROFILE_POINTS], loaded_ns[COALSIM_PROFILE_POINTS];
     /* round trips vary: a block of W warps waits for its slowest, on average
      * TAIL(W) times the mean round trip (1 where not measured) */
     unsigned tail_points;
-    double tail_warps[COALSIM_LOADED_POINTS], tail[COALSIM_LOADED_POINTS];
+    double tail_warps[COALSIM_PROFILE_POINTS], tail[COALSIM_PROFILE_POINTS];
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */

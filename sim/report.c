@@ -155,17 +155,17 @@ static void json_hier_counts(FILE *out, uint64_t wavefronts, const coalsim_hier_
             (unsigned long long)h->l2_hits, (unsigned long long)h->dram_read);
 }
 
-static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *x)
+static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
 {
-    const coalsim_hier_cfg *c = x->hier;
+    const coalsim_hier_cfg *c = ex->hier;
     coalsim_hier_counts t;
     coalsim_stats_hier_total(st, &t);
     fprintf(out, ",\n \"hierarchy\": {\"sms\": %u, \"l1_bytes\": %llu, \"l2_bytes\": %llu, \"dram_fetch_bytes\": %u, ",
             c->sms, (unsigned long long)c->l1_bytes, (unsigned long long)c->l2_bytes, c->fetch);
     json_hier_counts(out, global_lines(st), &t);
     fprintf(out, ", \"dram_write_bytes\": %llu, \"dirty_bytes_left\": %llu", (unsigned long long)t.dram_write,
-            (unsigned long long)x->dirty);
-    const coalsim_time *tm = x->time;
+            (unsigned long long)ex->dirty);
+    const coalsim_time *tm = ex->time;
     if (tm) {
         fprintf(out, ",\n  \"time\": {\"total_us\": %.6g, \"bound\": \"%s\", \"launch_us\": %.6g, \"dram_us\": %.6g, "
                      "\"l2_us\": %.6g, \"l1_us\": %.6g, \"latency_us\": %.6g, \"latency_modelled\": %s",
@@ -302,7 +302,57 @@ static int csv(FILE *out, const char *name, const coalsim_arch *a, const coalsim
     return 0;
 }
 
-static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex);
+static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    const coalsim_hier_cfg *cfg = ex->hier;
+    const coalsim_time *tm = ex->time;
+    uint64_t dirty = ex->dirty;
+    coalsim_hier_counts t;
+    coalsim_stats_hier_total(st, &t);
+    int w = 6;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        int l = (int)strlen(coalsim_stats_get(st, i)->label);
+        if (l > w) w = l;
+    }
+    fprintf(out, "\nMemory hierarchy, approximately: %u SMs x %llu KiB L1, %llu MiB L2, %u-byte DRAM fetch;\n"
+                 "blocks run one after another, round-robin over the SMs (the GPU overlaps them)\n",
+            cfg->sms, (unsigned long long)(cfg->l1_bytes >> 10), (unsigned long long)(cfg->l2_bytes >> 20), cfg->fetch);
+    fprintf(out, "  %-*s  op  L1 wavefronts  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        const coalsim_hier_counts *h = &ac->hier;
+        if (ac->space != COALSIM_GLOBAL) continue;
+        fprintf(out, "  %-*s  %s  %13llu  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
+                coalsim_op_name(ac->op), (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
+                ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
+                (unsigned long long)h->l2_sectors,
+                ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
+                (unsigned long long)h->dram_read);
+    }
+    /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
+     * it, so they are given in total only */
+    fprintf(out, "  total: %llu L1 wavefronts (one a 128-byte line a request touches), %llu L1 sectors,\n"
+                 "         %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
+                 "         %llu dirty bytes left in L2 (written back after it)\n"
+                 "    ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum, lts__t_sectors_srcunit_tex_op_{read,write}.sum,\n"
+                 "         dram__bytes_read.sum, dram__bytes_write.sum\n",
+            (unsigned long long)global_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
+            (unsigned long long)t.dram_read,
+            (unsigned long long)t.dram_write, (unsigned long long)dirty);
+    if (tm) {
+        fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
+                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
+                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
+        if (tm->latency_modelled)
+            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip, a block's\n"
+                         "    slowest warp's round trip x%.2f the mean; DRAM round trips x%.2f their unloaded time at\n"
+                         "    the bandwidth this time implies (16 loads: %.0f ns)\n",
+                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->block_tail,
+                    tm->dram_slowdown, tm->dram_round_trip_ns);
+        else
+            fprintf(out, "    (no latencies in this profile: no latency term)\n");
+    }
+}
 
 int coalsim_report_ext(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
                        const coalsim_stats *st, const coalsim_report_extra *ex)
@@ -378,56 +428,4 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
     }
     fputc('}', out);
     return ferror(out) ? -1 : 0;
-}
-
-static void text_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
-{
-    const coalsim_hier_cfg *cfg = ex->hier;
-    const coalsim_time *tm = ex->time;
-    uint64_t dirty = ex->dirty;
-    coalsim_hier_counts t;
-    coalsim_stats_hier_total(st, &t);
-    int w = 6;
-    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-        int l = (int)strlen(coalsim_stats_get(st, i)->label);
-        if (l > w) w = l;
-    }
-    fprintf(out, "\nMemory hierarchy, approximately: %u SMs x %llu KiB L1, %llu MiB L2, %u-byte DRAM fetch;\n"
-                 "blocks run one after another, round-robin over the SMs (the GPU overlaps them)\n",
-            cfg->sms, (unsigned long long)(cfg->l1_bytes >> 10), (unsigned long long)(cfg->l2_bytes >> 20), cfg->fetch);
-    fprintf(out, "  %-*s  op  L1 wavefronts  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
-    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-        const coalsim_access *ac = coalsim_stats_get(st, i);
-        const coalsim_hier_counts *h = &ac->hier;
-        if (ac->space != COALSIM_GLOBAL) continue;
-        fprintf(out, "  %-*s  %s  %13llu  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
-                coalsim_op_name(ac->op), (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
-                ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
-                (unsigned long long)h->l2_sectors,
-                ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
-                (unsigned long long)h->dram_read);
-    }
-    /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
-     * it, so they are given in total only */
-    fprintf(out, "  total: %llu L1 wavefronts (one a 128-byte line a request touches), %llu L1 sectors,\n"
-                 "         %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
-                 "         %llu dirty bytes left in L2 (written back after it)\n"
-                 "    ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum, lts__t_sectors_srcunit_tex_op_{read,write}.sum,\n"
-                 "         dram__bytes_read.sum, dram__bytes_write.sum\n",
-            (unsigned long long)global_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
-            (unsigned long long)t.dram_read,
-            (unsigned long long)t.dram_write, (unsigned long long)dirty);
-    if (tm) {
-        fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
-                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
-                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
-        if (tm->latency_modelled)
-            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip, a block's\n"
-                         "    slowest warp's round trip x%.2f the mean; DRAM round trips x%.2f their unloaded time at\n"
-                         "    the bandwidth this time implies (16 loads: %.0f ns)\n",
-                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->block_tail,
-                    tm->dram_slowdown, tm->dram_round_trip_ns);
-        else
-            fprintf(out, "    (no latencies in this profile: no latency term)\n");
-    }
 }

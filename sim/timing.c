@@ -56,7 +56,7 @@ struct coalsim_timing {
 
 /* ---- the profile ---- */
 
-/* "X:Y X:Y ..." into XS, YS (at most COALSIM_LOADED_POINTS, X rising, both
+/* "X:Y X:Y ..." into XS, YS (at most COALSIM_PROFILE_POINTS, X rising, both
  * positive).  0, or -1 if malformed or empty. */
 static int read_pairs(const char *s, double *xs, double *ys, unsigned *n)
 {
@@ -65,7 +65,7 @@ static int read_pairs(const char *s, double *xs, double *ys, unsigned *n)
         char *end;
         while (*s == ' ' || *s == '\t') s++;
         if (!*s || *s == '\n' || *s == '\r') break;
-        if (*n == COALSIM_LOADED_POINTS) return -1;
+        if (*n == COALSIM_PROFILE_POINTS) return -1;
         double x = strtod(s, &end);
         if (end == s || *end != ':' || !(x > 0)) return -1;
         s = end + 1;
