@@ -19,14 +19,21 @@ ifeq ($(ZLIB),yes)
   ZLIB_CFLAGS = -DCOALSIM_ZLIB
   ZLIB_LIBS = -lz
 endif
-FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -MMD -MP $(CFLAGS)
+FINAL_CFLAGS = $(STD) $(WARN) $(WERROR) $(OPT) -Iinclude -Isim -MMD -MP $(CFLAGS)
 FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 
-LIB_SRC = sim/arch.c sim/gmem.c sim/smem.c sim/stats.c sim/trace.c sim/binwrite.c sim/explain.c sim/tile.c sim/picture.c sim/sketch.c sim/hier.c sim/timing.c sim/report.c
-CMD_SRC = sim/main.c sim/input.c sim/parallel.c sim/advise.c sim/convert.c
+# The library: the models, the front ends (one file an input kind), the
+# reports (one file a format).  The command: sim/cli/, the only code that
+# prints or exits.  docs/architecture.md draws how data flows between them.
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c)
+REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
+             picture.c html.c)
+LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
-           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c \
+           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c \
            tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -44,7 +51,7 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
 	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS) -lm
 
-$(BUILD)/sim/input.o: sim/input.c
+$(BUILD)/sim/cli/input.o: sim/cli/input.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 
@@ -84,11 +91,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
 	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC) -lm
 build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
 	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC) -lm
 # FUZZ_SECONDS on traces, then a third of it on sketches
 fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch

@@ -35,8 +35,14 @@ extern "C" {
 #define COALSIM_MAX_WARP 32      /* lanes per warp request, at most */
 #define COALSIM_MAX_LABEL 255    /* bytes in a trace label, at most */
 
-typedef enum { COALSIM_LD = 0, COALSIM_ST = 1 } coalsim_op;
-typedef enum { COALSIM_GLOBAL = 0, COALSIM_SHARED = 1 } coalsim_space;
+/* What a request does.  ATOM: an atomic that returns the old value; RED: a
+ * reduction that returns nothing (ncu counts both apart from ld and st). */
+typedef enum { COALSIM_LD = 0, COALSIM_ST = 1, COALSIM_ATOM = 2, COALSIM_RED = 3, COALSIM_OPS } coalsim_op;
+/* Where.  LOCAL: a thread's own memory, addresses as the hardware lays it out
+ * (word w of lane l at base + (w * 32 + l) * 4: local memory is interleaved
+ * so a warp's same word coalesces); CONST: the constant cache, which serves
+ * one address a pass. */
+typedef enum { COALSIM_GLOBAL = 0, COALSIM_SHARED = 1, COALSIM_LOCAL = 2, COALSIM_CONST = 3, COALSIM_SPACES } coalsim_space;
 
 /* ---- architecture (arch.c) ------------------------------------------- */
 
@@ -98,11 +104,16 @@ typedef struct coalsim_result {
     unsigned worst_bank;        /* the bank that caused max_ways */
 } coalsim_result;
 
-/* Model one request.  r->size must be 1, 2, 4, 8 or 16 and every active lane's
- * address aligned to it (the trace reader guarantees both).  Never fails. */
+/* Model one request: the one place that sends it to the model of its space
+ * (route.c): global and local to gmem, shared to smem, constant to cmem.
+ * r->size must be 1, 2, 4, 8 or 16 and every active lane's address aligned to
+ * it (every front end guarantees both).  Never fails. */
 void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+/* The constant cache serves one distinct address a pass: wavefronts = the
+ * distinct addresses of the active lanes, ideal 1 (a broadcast). */
+void coalsim_cmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 
 /* ---- shared tiles: padding and swizzle (tile.c) ------------------------- */
 
@@ -319,6 +330,79 @@ double coalsim_access_gmem_efficiency(const coalsim_access *ac, const coalsim_ar
 /* Bank efficiency of a shared access: ideal wavefronts / wavefronts. */
 double coalsim_access_smem_efficiency(const coalsim_access *ac);
 
+/* ---- the request stream ------------------------------------------------
+ *
+ *   text/binary/gzip traces ─┐
+ *   sketches ────────────────┤                      ┌─► models (route.c)
+ *   PTX and SASS kernels ────┼─► coalsim_sink ─────►├─► stats, hierarchy, time
+ *   NVBit, Accel-Sim ────────┘   (one request       └─► per-request reports
+ *                                 at a time)            (coalsim_analysis)
+ *
+ * Every front end pushes warp requests into a sink; the analysis is the sink
+ * the command uses.  A request's label is owned by its producer and needs to
+ * stay valid only during the call. */
+typedef struct coalsim_sink {
+    int (*put)(void *ctx, const coalsim_request *r);   /* 0, or -1 to stop the producer */
+    void *ctx;
+} coalsim_sink;
+
+/* Read every request of RD into SINK (trace.c).  0 at the end of the trace; -1 on bad
+ * input (coalsim_reader_error says why); 1 if the sink stopped the reading. */
+int coalsim_reader_drain(coalsim_reader *rd, coalsim_sink sink);
+
+/* What a front end that runs a kernel executed besides its memory requests:
+ * the instruction counts Nsight Compute reports.  A trace has none. */
+typedef struct coalsim_exec {
+    const char *isa;            /* "PTX" or "SASS": what one instruction is */
+    uint64_t blocks, warps_launched;
+    uint64_t inst_executed;     /* warp instructions, predicated-off ones too */
+    uint64_t thread_inst_executed;
+    /* memory instructions executed, also those with no lane active */
+    uint64_t inst_mem[COALSIM_SPACES][COALSIM_OPS];
+} coalsim_exec;
+
+/* ---- the analysis: the stream's consumer (analysis.c) -------------------- */
+
+/* Called with every request once modelled, in stream order, with the
+ * hierarchy counts it added (NULL without a hierarchy).  0, or -1 to stop. */
+typedef int (*coalsim_each_fn)(void *ctx, const coalsim_request *r, const coalsim_result *res,
+                               const coalsim_hier_counts *d);
+
+typedef struct coalsim_analysis_cfg {
+    coalsim_arch arch;
+    const coalsim_hier_cfg *hier;      /* NULL: no cache model */
+    const coalsim_profile *profile;    /* with hier: predict the time */
+    const coalsim_sm_limits *limits;   /* with profile */
+    unsigned mlp;                      /* with profile: loads in flight a warp (1-64) */
+    coalsim_each_fn each;              /* NULL: none */
+    void *each_ctx;
+} coalsim_analysis_cfg;
+
+typedef struct coalsim_analysis coalsim_analysis;
+
+/* NULL if memory runs out or the configuration is unusable. */
+coalsim_analysis *coalsim_analysis_new(const coalsim_analysis_cfg *cfg);
+void coalsim_analysis_free(coalsim_analysis *an);
+/* Model one request and add it up.  0, or -1 (out of memory, or EACH
+ * stopped it): coalsim_analysis_error says which. */
+int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r);
+/* The analysis as a sink for a front end. */
+coalsim_sink coalsim_analysis_sink(coalsim_analysis *an);
+/* Add SRC's totals to DST's as if its requests had come after DST's (a
+ * front end that ran parts of a kernel or a trace apart).  Neither may have
+ * a hierarchy.  0, or -1 if memory runs out. */
+int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src);
+/* The instruction counts of the kernel that made the stream (copied). */
+void coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
+/* After the last request: predict the time (with a profile).  0, or -1. */
+int coalsim_analysis_finish(coalsim_analysis *an);
+const coalsim_stats *coalsim_analysis_stats(const coalsim_analysis *an);
+/* The instruction counts, or NULL if none were set. */
+const coalsim_exec *coalsim_analysis_exec(const coalsim_analysis *an);
+/* The predicted time, or NULL (no profile, or not finished). */
+const coalsim_time *coalsim_analysis_time(const coalsim_analysis *an);
+const char *coalsim_analysis_error(const coalsim_analysis *an);
+
 /* ---- reports (report.c): write to the stream the caller gives ----------- */
 
 typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
@@ -330,6 +414,7 @@ typedef struct coalsim_report_extra {
     uint64_t dirty;                 /* dirty bytes left in L2 after the trace */
     const coalsim_time *time;       /* the prediction, or NULL */
     const char *requests_json;      /* JSON: the request objects, comma-separated, or NULL */
+    const coalsim_exec *exec;       /* what the kernel executed, or NULL (a trace) */
 } coalsim_report_extra;
 
 /* Write the report of one trace.  Returns 0, or -1 if writing failed. */
@@ -339,6 +424,11 @@ int coalsim_report(FILE *out, coalsim_format fmt, const char *trace_name,
  * access, not the totals or the time: those are in text and JSON. */
 int coalsim_report_ext(FILE *out, coalsim_format fmt, const char *trace_name, const coalsim_arch *a,
                        const coalsim_stats *st, const coalsim_report_extra *extra);
+/* The report of everything AN was given (its hierarchy, time and
+ * instruction counts included); REQUESTS_JSON as in coalsim_report_extra.
+ * 0, or -1 if writing failed. */
+int coalsim_analysis_report(FILE *out, coalsim_format fmt, const char *name, const coalsim_analysis *an,
+                            const char *requests_json);
 /* CSV header line (written once before the rows of all traces); HIER adds
  * the hierarchy columns. */
 int coalsim_report_csv_header(FILE *out, int hier);
@@ -352,6 +442,20 @@ int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coals
  * (not NULL) its hierarchy counts too. */
 int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res,
                                 const coalsim_hier_counts *d, int first);
+
+/* ---- Nsight Compute's metrics, predicted (metrics.c) --------------------- */
+
+typedef struct coalsim_metric {
+    const char *name;       /* ncu's metric name (static) */
+    uint64_t value;
+} coalsim_metric;
+
+#define COALSIM_MAX_METRICS 64
+
+/* The ncu metrics ST predicts, with EX's instruction counts and hierarchy
+ * where present (EX may be NULL), into OUT[0..COALSIM_MAX_METRICS).  Counts
+ * only what is known: a trace has no instruction count.  Returns how many. */
+size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, coalsim_metric *out);
 
 /* ---- kernel sketches (sketch.c; language: docs/sketch-format.md) -------- */
 
@@ -376,8 +480,12 @@ int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request 
 int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                         const coalsim_request *reqs, const coalsim_result *ress, size_t nreq);
 
+/* "ld", "st", "atom", "red"; "global", "shared", "local", "const". */
 const char *coalsim_op_name(coalsim_op op);
 const char *coalsim_space_name(coalsim_space sp);
+/* 1 if requests to SP move sectors through L1 (global, local), 0 if they
+ * are served in wavefronts (shared, const). */
+int coalsim_space_has_sectors(coalsim_space sp);
 
 #ifdef __cplusplus
 }

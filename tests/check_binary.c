@@ -10,7 +10,8 @@ START_TEST(test_binary_round_trip_gives_the_same_requests)
                        "ld global 4 x 0 31 0xfffffffffffffff0\n"
                        "st shared 16 tile 3 40 0x10\nst shared 16 tile 3 41 0x0\n"
                        "ld global 1 \xe8\xa1\x8c 18446744073709551615 4294967295 7\n"
-                       "ld global 4 x 1 0 0x7f0000000180\n";
+                       "ld global 4 x 1 0 0x7f0000000180\n"
+                       "atom global 4 h 1 0 0x40\nred shared 8 r 1 0 0x8\nst local 2 l 1 0 0x2\nld const 4 c 1 0 0x0\n";
     size_t len;
     char *bin = to_binary(text, 32, &len);
     ck_assert_int_eq(memcmp(bin, "COALSIMB\x01\x20", 10), 0);

@@ -241,6 +241,17 @@ static const unsigned char cclass[256] = {
     ['#'] = C_HASH, ['\0'] = C_NUL,
 };
 
+static const char *const op_words[COALSIM_OPS] = {"ld", "st", "atom", "red"};
+static const char *const space_words[COALSIM_SPACES] = {"global", "shared", "local", "const"};
+
+/* The index i < COUNT whose WORDS[i] is S[0..n), or -1. */
+static int word_index(const char *s, size_t n, const char *const *words, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0) return i;
+    return -1;
+}
+
 /* Split, check and convert one record.  1 = record, 0 = blank line, -1 = error. */
 static int parse(coalsim_reader *rd, const char *line, size_t len, record *rec)
 {
@@ -269,13 +280,13 @@ static int parse(coalsim_reader *rd, const char *line, size_t len, record *rec)
     if (nf != 7)
         return fail(rd, "expected 7 fields (OP SPACE SIZE LABEL BLOCK THREAD ADDRESS), found %d", nf);
 
-    if (fl[0] == 2 && memcmp(f[0], "ld", 2) == 0) rec->op = COALSIM_LD;
-    else if (fl[0] == 2 && memcmp(f[0], "st", 2) == 0) rec->op = COALSIM_ST;
-    else return fail(rd, "unknown op '%s' (expected ld or st)", quote(q, sizeof q, f[0], fl[0]));
-
-    if (fl[1] == 6 && memcmp(f[1], "global", 6) == 0) rec->space = COALSIM_GLOBAL;
-    else if (fl[1] == 6 && memcmp(f[1], "shared", 6) == 0) rec->space = COALSIM_SHARED;
-    else return fail(rd, "unknown space '%s' (expected global or shared)", quote(q, sizeof q, f[1], fl[1]));
+    int op = word_index(f[0], fl[0], op_words, COALSIM_OPS);
+    if (op < 0) return fail(rd, "unknown op '%s' (expected ld, st, atom or red)", quote(q, sizeof q, f[0], fl[0]));
+    rec->op = (coalsim_op)op;
+    int sp = word_index(f[1], fl[1], space_words, COALSIM_SPACES);
+    if (sp < 0)
+        return fail(rd, "unknown space '%s' (expected global, shared, local or const)", quote(q, sizeof q, f[1], fl[1]));
+    rec->space = (coalsim_space)sp;
 
     uint64_t v;
     if (parse_u64(f[2], fl[2], 0, &v) != 0 || (v != 1 && v != 2 && v != 4 && v != 8 && v != 16))
@@ -508,10 +519,10 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         if (tag != 'R') return fail(rd, "unknown block tag 0x%02x", tag);
         if (p == end) return fail(rd, "binary trace is truncated in a request");
         unsigned kind = *p++;
-        if (kind >> 5 || (kind >> 2 & 7) > 4) return fail(rd, "bad request kind 0x%02x", kind);
+        if (kind >> 7 || (kind >> 2 & 7) > 4) return fail(rd, "bad request kind 0x%02x", kind);
         coalsim_request *r = out;
-        r->op = (coalsim_op)(kind & 1);
-        r->space = (coalsim_space)(kind >> 1 & 1);
+        r->op = (coalsim_op)((kind & 1) | (kind >> 5 & 1) << 1);
+        r->space = (coalsim_space)((kind >> 1 & 1) | (kind >> 6 & 1) << 1);
         r->size = 1u << (kind >> 2 & 7);
         uint64_t lab, db, dw;
         if (varint(&p, end, &lab) < 0 || varint(&p, end, &db) < 0 || varint(&p, end, &dw) < 0 || end - p < 4)
@@ -600,4 +611,13 @@ int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out)
         add(rd, &rec);
         if (emitted) return 1;
     }
+}
+
+int coalsim_reader_drain(coalsim_reader *rd, coalsim_sink sink)
+{
+    coalsim_request r;
+    int rc;
+    while ((rc = coalsim_reader_next(rd, &r)) == 1)
+        if (sink.put(sink.ctx, &r) != 0) return 1;
+    return rc;
 }

@@ -113,7 +113,7 @@ static void l2_access(coalsim_hier *h, uint64_t sector, int store, coalsim_hier_
 
 void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c)
 {
-    if (r->space != COALSIM_GLOBAL) return;
+    if (!coalsim_space_has_sectors(r->space)) return;
     cache *l1 = &h->l1[r->block % h->cfg.sms];
     /* the request's distinct sectors, in lane order */
     uint64_t sec[COALSIM_MAX_WARP * 2];
@@ -131,8 +131,8 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         unsigned bit = 1u << (sec[k] % 4);
         way *w = lookup(l1, line), victim;
         c->l1_sectors++;
-        if (r->op == COALSIM_ST) {
-            /* write-through; the sector is dropped from L1, so a later load of
+        if (r->op != COALSIM_LD) {
+            /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
             if (w) w->valid &= (unsigned char)~bit;
             l2_access(h, sec[k], 1, c);

@@ -44,12 +44,3 @@ void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     out->lines = count_units(r, a->line_bytes);
     out->ideal_sectors = (out->requested_bytes + a->sector_bytes - 1) / a->sector_bytes;
 }
-
-void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
-{
-    *out = (coalsim_result){0};
-    if (r->space == COALSIM_GLOBAL)
-        coalsim_gmem(a, r, out);
-    else
-        coalsim_smem(a, r, out);
-}

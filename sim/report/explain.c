@@ -165,6 +165,11 @@ void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coal
         say(buf, cap, "no active lane");
         return;
     }
-    if (r->space == COALSIM_GLOBAL) gmem(a, r, res, buf, cap);
+    if (coalsim_space_has_sectors(r->space)) gmem(a, r, res, buf, cap);
+    else if (r->space == COALSIM_CONST && res->wavefronts <= 1) say(buf, cap, "one address: a broadcast from the constant cache");
+    else if (r->space == COALSIM_CONST)
+        say(buf, cap, "%u distinct addresses: the constant cache serves them one a pass; a constant read is fast "
+                      "only when the warp's lanes read the same address",
+            res->wavefronts);
     else smem(a, r, res, buf, cap);
 }

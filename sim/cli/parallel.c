@@ -93,7 +93,7 @@ typedef struct {
     const char *path;
     unsigned long lines;        /* newlines in this part */
     unsigned long base;         /* lines before this part */
-    coalsim_stats *st;
+    coalsim_analysis *an;
     int rc;                     /* 0 ok, -1 error in msg */
     char msg[600];
 } part;
@@ -119,26 +119,19 @@ static void *parse_part(void *arg)
 {
     part *p = arg;
     coalsim_reader *rd = coalsim_reader_new_fn(read_part, &p->src, p->path, p->arch->warp_size);
-    p->st = coalsim_stats_new();
+    coalsim_analysis_cfg cfg = {.arch = *p->arch};
+    p->an = coalsim_analysis_new(&cfg);
     p->rc = -1;
-    if (!rd || !p->st) {
+    if (!rd || !p->an) {
         snprintf(p->msg, sizeof p->msg, "%s: out of memory", p->path);
         coalsim_reader_free(rd);
         return NULL;
     }
     coalsim_reader_set_line(rd, p->base);
-    coalsim_request r;
-    coalsim_result res;
-    int rc;
-    while ((rc = coalsim_reader_next(rd, &r)) == 1) {
-        coalsim_model(p->arch, &r, &res);
-        if (coalsim_stats_add(p->st, &r, &res) != 0) {
-            snprintf(p->msg, sizeof p->msg, "%s:%lu: out of memory", p->path, r.line);
-            coalsim_reader_free(rd);
-            return NULL;
-        }
-    }
+    int rc = coalsim_reader_drain(rd, coalsim_analysis_sink(p->an));
     if (rc < 0) snprintf(p->msg, sizeof p->msg, "%s", coalsim_reader_error(rd));
+    else if (rc > 0) snprintf(p->msg, sizeof p->msg, "%s:%lu: %s", p->path, coalsim_reader_line(rd) + p->base,
+                              coalsim_analysis_error(p->an));
     else p->rc = 0;
     coalsim_reader_free(rd);
     return NULL;
@@ -158,7 +151,7 @@ static void run_all(part *parts, unsigned n, void *(*fn)(void *))
         if (started[k]) pthread_join(tid[k], NULL);
 }
 
-int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, coalsim_stats **out)
+int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, coalsim_analysis **out)
 {
     if (threads < 2 || strcmp(path, "-") == 0) return 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
@@ -198,27 +191,28 @@ int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, 
 
     /* the first error in file order is the one a single pass reports */
     int status = 0;
-    coalsim_stats *st = NULL;
+    coalsim_analysis *an = NULL;
     for (unsigned k = 0; k < nparts && status == 0; k++)
         if (parts[k].rc != 0) {
             fprintf(stderr, "coalsim: %s\n", parts[k].msg);
             status = -1;
         }
     if (status == 0) {
-        st = coalsim_stats_new();
-        for (unsigned k = 0; st && k < nparts; k++)
-            if (coalsim_stats_merge(st, parts[k].st) != 0) {
-                coalsim_stats_free(st);
-                st = NULL;
+        coalsim_analysis_cfg cfg = {.arch = *a};
+        an = coalsim_analysis_new(&cfg);
+        for (unsigned k = 0; an && k < nparts; k++)
+            if (coalsim_analysis_merge(an, parts[k].an) != 0) {
+                coalsim_analysis_free(an);
+                an = NULL;
             }
-        if (!st) {
+        if (!an) {
             fprintf(stderr, "coalsim: %s: out of memory\n", path);
             status = -1;
         }
     }
-    for (unsigned k = 0; k < nparts; k++) coalsim_stats_free(parts[k].st);
+    for (unsigned k = 0; k < nparts; k++) coalsim_analysis_free(parts[k].an);
     free(parts);
     close(fd);
-    *out = st;
+    *out = an;
     return status;
 }

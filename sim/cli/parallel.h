@@ -11,6 +11,6 @@
  * single pass gives.  Returns 0 with *out set; 1 if the file is not a
  * candidate (not a regular file, gzip, binary, or no cut found): analyse it
  * in one pass; -1 after printing "coalsim: FILE:LINE: ..." on stderr. */
-int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, coalsim_stats **out);
+int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, coalsim_analysis **out);
 
 #endif

@@ -1,10 +1,10 @@
 /* Pictures of one warp request: which lane uses which byte of each moved
  * sector, and which lane each bank serves in each wavefront.  As text (with
- * ANSI colour when asked) and as SVG; and a self-contained HTML report. */
+ * ANSI colour when asked) and as SVG (html.c puts them in a page). */
 #include <string.h>
 
 #include "coalsim.h"
-#include "smem_grid.h"
+#include "model/smem_grid.h"
 
 #define MAXSECTORS (COALSIM_MAX_WARP * 17)
 #define MAXROWS 160
@@ -48,7 +48,12 @@ static const char *colour_of(unsigned lane)
 int coalsim_picture_text(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res,
                          int colour)
 {
-    if (r->space == COALSIM_GLOBAL) {
+    if (r->space == COALSIM_CONST) {
+        fprintf(out, "    constant cache: %u pass%s, one a distinct address\n", res->wavefronts,
+                res->wavefronts == 1 ? "" : "es");
+        return ferror(out) ? -1 : 0;
+    }
+    if (coalsim_space_has_sectors(r->space)) {
         uint64_t sec[MAXSECTORS];
         signed char who[MAXSECTORS][64];
         unsigned n = sectors(a, r, sec, who), sb = a->sector_bytes > 64 ? 64 : a->sector_bytes;
@@ -98,7 +103,8 @@ static void hsl(FILE *out, unsigned lane) { fprintf(out, "hsl(%u,70%%,%u%%)", la
 int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res)
 {
     (void)res;
-    if (r->space == COALSIM_GLOBAL) {
+    if (r->space == COALSIM_CONST) return 0;    /* no banks or sectors to draw */
+    if (coalsim_space_has_sectors(r->space)) {
         uint64_t sec[MAXSECTORS];
         signed char who[MAXSECTORS][64];
         unsigned n = sectors(a, r, sec, who), sb = a->sector_bytes > 64 ? 64 : a->sector_bytes;
@@ -148,78 +154,5 @@ int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request 
         }
         fprintf(out, "</svg>\n");
     }
-    return ferror(out) ? -1 : 0;
-}
-
-static void html_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", out);
-        else if (*s == '>') fputs("&gt;", out);
-        else if (*s == '&') fputs("&amp;", out);
-        else if (*s == '"') fputs("&quot;", out);
-        else fputc(*s, out);
-    }
-}
-
-static void request_head(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res)
-{
-    char why[320];
-    coalsim_explain(a, r, res, why, sizeof why);
-    fprintf(out, "<p class=\"req\">line %lu, block %llu, warp %llu: <b>", r->line, (unsigned long long)r->block,
-            (unsigned long long)r->warp);
-    html_text(out, r->label);
-    fprintf(out, "</b> %s %s %uB, %u lanes: ", coalsim_op_name(r->op), coalsim_space_name(r->space), r->size,
-            res->active_threads);
-    if (r->space == COALSIM_GLOBAL)
-        fprintf(out, "%u sector%s (ideal %u)", res->sectors, res->sectors == 1 ? "" : "s", res->ideal_sectors);
-    else
-        fprintf(out, "%u wavefront%s (ideal %u)", res->wavefronts, res->wavefronts == 1 ? "" : "s",
-                res->ideal_wavefronts);
-    fprintf(out, "<br><i>");
-    html_text(out, why);
-    fprintf(out, "</i></p>\n");
-}
-
-int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
-                        const coalsim_request *reqs, const coalsim_result *ress, size_t nreq)
-{
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>coalsim: ");
-    html_text(out, name);
-    fprintf(out, "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-                 "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-                 "td:first-child{text-align:left}.req{margin-bottom:2px}svg{display:block;margin-bottom:1em}"
-                 "</style></head><body>\n<h1>coalsim %s: ", COALSIM_VERSION);
-    html_text(out, name);
-    fprintf(out, "</h1>\n<p>arch %s: warp %u, %u-byte sectors, %u banks x %u bytes</p>\n", a->name, a->warp_size,
-            a->sector_bytes, a->banks, a->bank_width);
-    fprintf(out, "<h2>Accesses</h2>\n<table><tr><th>access</th><th>op</th><th>space</th><th>size</th>"
-                 "<th>requests</th><th>sectors or wavefronts / request</th><th>ideal / request</th><th>efficiency</th></tr>\n");
-    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-        const coalsim_access *ac = coalsim_stats_get(st, i);
-        int g = ac->space == COALSIM_GLOBAL;
-        double per = (double)(g ? ac->sectors : ac->wavefronts) / (double)ac->requests;
-        double ideal = (double)(g ? ac->ideal_sectors : ac->ideal_wavefronts) / (double)ac->requests;
-        double eff = g ? coalsim_access_gmem_efficiency(ac, a) : coalsim_access_smem_efficiency(ac);
-        fprintf(out, "<tr><td>");
-        html_text(out, ac->label);
-        fprintf(out, "</td><td>%s</td><td>%s</td><td>%u</td><td>%llu</td><td>%.2f</td><td>%.2f</td><td>%.1f%%</td></tr>\n",
-                coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size, (unsigned long long)ac->requests, per,
-                ideal, 100 * eff);
-    }
-    fprintf(out, "</table>\n<h2>Each access's fullest request</h2>\n");
-    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-        const coalsim_access *ac = coalsim_stats_get(st, i);
-        request_head(out, a, &ac->sample, &ac->sample_result);
-        coalsim_picture_svg(out, a, &ac->sample, &ac->sample_result);
-    }
-    if (nreq) {
-        fprintf(out, "<h2>The first %zu requests</h2>\n", nreq);
-        for (size_t i = 0; i < nreq; i++) {
-            request_head(out, a, &reqs[i], &ress[i]);
-            coalsim_picture_svg(out, a, &reqs[i], &ress[i]);
-        }
-    }
-    fprintf(out, "</body></html>\n");
     return ferror(out) ? -1 : 0;
 }

@@ -182,8 +182,19 @@ double coalsim_access_smem_efficiency(const coalsim_access *ac)
     return (double)ac->ideal_wavefronts / (double)ac->wavefronts;
 }
 
-const char *coalsim_op_name(coalsim_op op) { return op == COALSIM_LD ? "ld" : "st"; }
-const char *coalsim_space_name(coalsim_space sp) { return sp == COALSIM_GLOBAL ? "global" : "shared"; }
+const char *coalsim_op_name(coalsim_op op)
+{
+    static const char *const names[COALSIM_OPS] = {"ld", "st", "atom", "red"};
+    return (unsigned)op < COALSIM_OPS ? names[op] : "?";
+}
+
+const char *coalsim_space_name(coalsim_space sp)
+{
+    static const char *const names[COALSIM_SPACES] = {"global", "shared", "local", "const"};
+    return (unsigned)sp < COALSIM_SPACES ? names[sp] : "?";
+}
+
+int coalsim_space_has_sectors(coalsim_space sp) { return sp == COALSIM_GLOBAL || sp == COALSIM_LOCAL; }
 
 void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
 {

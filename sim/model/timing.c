@@ -332,6 +332,7 @@ static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const c
 {
     double wf = t->p.wavefronts_per_ns / t->sms;
     if (r->space == COALSIM_SHARED) return res->wavefronts / wf;
+    if (r->space == COALSIM_CONST) return 0;      /* the constant cache, not the L1 data pipe */
     /* lines beyond the fewest the bytes need are scattered ones: a load's
      * that hit L1 cost a wavefront, the rest go at the scatter rates */
     unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
@@ -363,12 +364,13 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
             if (end > t->max_smem) t->max_smem = end;
         }
     warp *w = &b->w[wi];
-    if (r->op == COALSIM_ST) {
+    if (r->space == COALSIM_CONST) return 0;      /* served on the SM, no round trip */
+    if (r->op == COALSIM_ST || r->op == COALSIM_RED) {
         close_trip(&t->p, w);
         return 0;
     }
     int lv = COALSIM_LV_SMEM;
-    if (r->space == COALSIM_GLOBAL)
+    if (coalsim_space_has_sectors(r->space))
         lv = d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1;
     if (w->n == t->mlp) close_trip(&t->p, w);
     w->n++;

@@ -133,144 +133,120 @@ static unsigned threads_for(const config *cf, const char *path)
     return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
 }
 
+/* What the per-request callback needs: the options and where to write. */
+typedef struct {
+    const config *cf;
+    FILE *out;        /* text per-request lines */
+    FILE *jreq;       /* JSON per-request objects, or NULL */
+    kept *keep;       /* the first requests for the HTML report, or NULL */
+    uint64_t n;
+} each_ctx;
+
+static int each_request(void *ctx, const coalsim_request *r, const coalsim_result *res, const coalsim_hier_counts *d)
+{
+    each_ctx *e = ctx;
+    const config *cf = e->cf;
+    if (e->keep && e->keep->n < HTML_REQUESTS) {
+        size_t k = e->keep->n++;
+        e->keep->req[k] = *r;
+        e->keep->res[k] = *res;
+        snprintf(e->keep->label[k], sizeof e->keep->label[k], "%s", r->label);
+        e->keep->req[k].label = e->keep->label[k];
+    }
+    if (cf->per_request && cf->fmt == COALSIM_TEXT) {
+        fputs("  ", e->out);
+        coalsim_report_request(e->out, &cf->arch, r, res);
+        if (d) coalsim_report_request_hier(e->out, r, d);
+        if (cf->picture) coalsim_picture_text(e->out, &cf->arch, r, res, cf->colour);
+    } else if (e->jreq) {
+        coalsim_report_request_json(e->jreq, r, res, d, e->n == 0);
+    }
+    e->n++;
+    return 0;
+}
+
 /* Analyse one trace; report goes to out.  0, or EXIT_INPUT after printing why. */
 static int run(const config *cf, const char *path, FILE *out)
 {
-    coalsim_stats *pst = NULL;
-    int prc = parallel_analyse(path, &cf->arch, threads_for(cf, path), &pst);
+    coalsim_analysis *pan = NULL;
+    int prc = parallel_analyse(path, &cf->arch, threads_for(cf, path), &pan);
     if (prc < 0) return EXIT_INPUT;
     if (prc == 0) {
-        int bad = coalsim_report(out, cf->fmt, path, &cf->arch, pst) != 0;
-        coalsim_stats_free(pst);
+        int bad = coalsim_analysis_report(out, cf->fmt, path, pan, NULL) != 0;
+        coalsim_analysis_free(pan);
         if (bad) fprintf(stderr, "coalsim: %s: cannot write the report\n", path);
         return bad ? EXIT_INPUT : EXIT_OK;
     }
     input in;
     if (input_open(&in, path, cf->arch.warp_size, cf->sets) != 0) return EXIT_INPUT;
     const char *name = in.name;
-    coalsim_reader *rd = in.rd;
     int status = EXIT_OK;
     char *jbuf = NULL;
     size_t jlen = 0;
-    FILE *jreq = NULL;
-    coalsim_stats *st = coalsim_stats_new();
-    coalsim_hier *hier = NULL;
-    coalsim_timing *timing = NULL;
-    kept *keep = cf->html ? calloc(1, sizeof *keep) : NULL;
-    if (!st || (cf->html && !keep)) {
-        fprintf(stderr, "coalsim: %s: out of memory\n", name);
-        status = EXIT_INPUT;
-        goto done;
+    each_ctx ec = {.cf = cf, .out = out};
+    coalsim_analysis *an = NULL;
+    coalsim_hier_cfg hcfg;
+    coalsim_sm_limits lim;
+    coalsim_analysis_cfg acfg = {.arch = cf->arch, .mlp = (unsigned)cf->mlp, .each_ctx = &ec};
+    if (cf->per_request || cf->html) acfg.each = each_request;
+    if (cf->hier) {
+        coalsim_hier_preset("hopper", &hcfg);
+        acfg.hier = &hcfg;
+    }
+    if (cf->profile) {
+        coalsim_sm_limits_preset("hopper", &lim);
+        acfg.profile = cf->profile;
+        acfg.limits = &lim;
     }
     /* JSON per-request entries are collected apart and put into the report
      * object as its "requests" key once the trace has been read. */
+    if (cf->per_request && cf->fmt == COALSIM_JSON && !(ec.jreq = open_memstream(&jbuf, &jlen))) goto oom;
+    if (cf->html && !(ec.keep = calloc(1, sizeof *ec.keep))) goto oom;
+    if (!(an = coalsim_analysis_new(&acfg))) goto oom;
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
-    if (cf->per_request && cf->fmt == COALSIM_JSON) {
-        jreq = open_memstream(&jbuf, &jlen);
-        if (!jreq) {
-            fprintf(stderr, "coalsim: %s: out of memory\n", name);
-            status = EXIT_INPUT;
-            goto done;
-        }
-    }
-    coalsim_hier_cfg hcfg;
-    if (cf->hier && (coalsim_hier_preset("hopper", &hcfg) != 0 || !(hier = coalsim_hier_new(&hcfg)))) {
-        fprintf(stderr, "coalsim: %s: out of memory\n", name);
-        status = EXIT_INPUT;
-        goto done;
-    }
-    coalsim_sm_limits lim;
-    if (cf->profile && (coalsim_sm_limits_preset("hopper", &lim) != 0 ||
-                        !(timing = coalsim_timing_new(cf->profile, hcfg.sms, &lim, cf->arch.warp_size,
-                                                      (unsigned)cf->mlp)))) {
-        fprintf(stderr, "coalsim: %s: out of memory\n", name);
-        status = EXIT_INPUT;
-        goto done;
-    }
-    coalsim_request r;
-    coalsim_result res;
-    int rc, nreq = 0;
-    while ((rc = coalsim_reader_next(rd, &r)) == 1) {
-        coalsim_hier_counts d = {0};
-        coalsim_model(&cf->arch, &r, &res);
-        if (coalsim_stats_add(st, &r, &res) != 0) {
-            fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
-            status = EXIT_INPUT;
-            goto done;
-        }
-        if (hier) {
-            coalsim_hier_request(hier, &r, &d);
-            coalsim_stats_add_hier(st, &d);
-            if (timing && coalsim_timing_request(timing, &r, &res, &d) != 0) {
-                fprintf(stderr, "coalsim: %s:%lu: out of memory\n", name, r.line);
-                status = EXIT_INPUT;
-                goto done;
-            }
-        }
-        if (keep && keep->n < HTML_REQUESTS) {
-            size_t k = keep->n++;
-            keep->req[k] = r;
-            keep->res[k] = res;
-            strcpy(keep->label[k], r.label);
-            keep->req[k].label = keep->label[k];
-        }
-        if (cf->per_request && cf->fmt == COALSIM_TEXT) {
-            fputs("  ", out);
-            coalsim_report_request(out, &cf->arch, &r, &res);
-            if (hier) coalsim_report_request_hier(out, &r, &d);
-            if (cf->picture) coalsim_picture_text(out, &cf->arch, &r, &res, cf->colour);
-        } else if (cf->per_request) {
-            coalsim_report_request_json(jreq, &r, &res, hier ? &d : NULL, nreq == 0);
-        }
-        nreq++;
-    }
+    int rc = coalsim_reader_drain(in.rd, coalsim_analysis_sink(an));
     /* a sketch's own error comes first: the reader's is its consequence */
     if (input_finish(&in) != 0) {
         status = EXIT_INPUT;
         goto done;
     }
     if (rc < 0) {
-        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(rd));
+        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
+        status = EXIT_INPUT;
+        goto done;
+    }
+    if (rc > 0 || coalsim_analysis_finish(an) != 0) {
+        fprintf(stderr, "coalsim: %s:%lu: %s\n", name, coalsim_reader_line(in.rd), coalsim_analysis_error(an));
         status = EXIT_INPUT;
         goto done;
     }
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "\n");
-    coalsim_time tm;
-    if (timing) {
-        coalsim_hier_counts total;
-        coalsim_stats_hier_total(st, &total);
-        if (coalsim_timing_finish(timing, &total, &tm) != 0) {
-            fprintf(stderr, "coalsim: %s: out of memory\n", name);
-            status = EXIT_INPUT;
-            goto done;
-        }
+    if (ec.jreq) {
+        fclose(ec.jreq);
+        ec.jreq = NULL;
     }
-    if (jreq) {
-        fclose(jreq);
-        jreq = NULL;
-    }
-    coalsim_report_extra ex = {.hier = hier ? &hcfg : NULL,
-                               .dirty = hier ? coalsim_hier_dirty_bytes(hier) : 0,
-                               .time = timing ? &tm : NULL,
-                               .requests_json = cf->per_request && cf->fmt == COALSIM_JSON ? (jbuf ? jbuf : "") : NULL};
-    if (coalsim_report_ext(out, cf->fmt, name, &cf->arch, st, &ex) != 0) {
+    if (coalsim_analysis_report(out, cf->fmt, name, an,
+                                cf->per_request && cf->fmt == COALSIM_JSON ? (jbuf ? jbuf : "") : NULL) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", name);
         status = EXIT_INPUT;
     }
     if (cf->html && status == EXIT_OK) {
         FILE *h = fopen(cf->html, "w");
-        if (!h || coalsim_report_html(h, name, &cf->arch, st, keep->req, keep->res, keep->n) != 0 || fclose(h) != 0) {
+        if (!h || coalsim_report_html(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req, ec.keep->res,
+                                      ec.keep->n) != 0 || fclose(h) != 0) {
             fprintf(stderr, "coalsim: %s: cannot write the HTML report\n", cf->html);
             status = EXIT_INPUT;
         }
     }
+    goto done;
+oom:
+    fprintf(stderr, "coalsim: %s: out of memory\n", name);
+    status = EXIT_INPUT;
 done:
-    if (jreq) fclose(jreq);
+    if (ec.jreq) fclose(ec.jreq);
     free(jbuf);
-    coalsim_stats_free(st);
-    coalsim_hier_free(hier);
-    coalsim_timing_free(timing);
-    free(keep);
+    coalsim_analysis_free(an);
+    free(ec.keep);
     input_close(&in);
     return status;
 }

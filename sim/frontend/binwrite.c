@@ -123,7 +123,9 @@ int coalsim_bwriter_put(coalsim_bwriter *w, const coalsim_request *r)
     unsigned char buf[1 + 3 * 10 + 4 + 32 * 10], *p = buf;
     unsigned log2size = (unsigned)__builtin_ctz(r->size);
     *p++ = 'R';
-    *p++ = (unsigned char)((unsigned)r->op | (unsigned)r->space << 1 | log2size << 2);
+    /* op and space: low bits in 0 and 1, high bits in 5 and 6 (version 1 files hold only ld/st, global/shared) */
+    *p++ = (unsigned char)(((unsigned)r->op & 1) | ((unsigned)r->space & 1) << 1 | log2size << 2 |
+                           ((unsigned)r->op >> 1) << 5 | ((unsigned)r->space >> 1) << 6);
     p = put_varint(p, (uint64_t)id);
     p = put_varint(p, zigzag((int64_t)(r->block - w->prev_block)));
     p = put_varint(p, zigzag((int64_t)(r->warp - w->prev_warp)));

@@ -1,0 +1,138 @@
+/* The analysis: the consumer of the request stream.  Each request is
+ * modelled (route.c), added to its access (stats.c), run through the caches
+ * (hier.c) and the time model (timing.c) when asked, and handed to the
+ * caller's per-request callback. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalsim.h"
+
+struct coalsim_analysis {
+    coalsim_arch arch;
+    coalsim_hier_cfg hcfg;
+    coalsim_each_fn each;
+    void *each_ctx;
+    coalsim_stats *st;
+    coalsim_hier *hier;           /* NULL: no cache model */
+    coalsim_timing *timing;       /* NULL: no time prediction */
+    coalsim_time time;
+    int timed;                    /* time holds the prediction */
+    coalsim_exec exec;
+    int has_exec;
+    char err[128];
+};
+
+static int fail(coalsim_analysis *an, const char *why)
+{
+    snprintf(an->err, sizeof an->err, "%s", why);
+    return -1;
+}
+
+coalsim_analysis *coalsim_analysis_new(const coalsim_analysis_cfg *cfg)
+{
+    coalsim_analysis *an = calloc(1, sizeof *an);
+    if (!an) return NULL;
+    an->arch = cfg->arch;
+    an->each = cfg->each;
+    an->each_ctx = cfg->each_ctx;
+    an->st = coalsim_stats_new();
+    if (!an->st) goto fail;
+    if (cfg->hier) {
+        an->hcfg = *cfg->hier;
+        if (!(an->hier = coalsim_hier_new(cfg->hier))) goto fail;
+        if (cfg->profile) {
+            if (!cfg->limits) goto fail;
+            an->timing = coalsim_timing_new(cfg->profile, cfg->hier->sms, cfg->limits, cfg->arch.warp_size,
+                                            cfg->mlp ? cfg->mlp : 16);
+            if (!an->timing) goto fail;
+        }
+    }
+    return an;
+fail:
+    coalsim_analysis_free(an);
+    return NULL;
+}
+
+void coalsim_analysis_free(coalsim_analysis *an)
+{
+    if (!an) return;
+    coalsim_stats_free(an->st);
+    coalsim_hier_free(an->hier);
+    coalsim_timing_free(an->timing);
+    free(an);
+}
+
+int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r)
+{
+    coalsim_result res;
+    coalsim_hier_counts d = {0};
+    coalsim_model(&an->arch, r, &res);
+    if (coalsim_stats_add(an->st, r, &res) != 0) return fail(an, "out of memory");
+    if (an->hier) {
+        coalsim_hier_request(an->hier, r, &d);
+        coalsim_stats_add_hier(an->st, &d);
+        if (an->timing && coalsim_timing_request(an->timing, r, &res, &d) != 0) return fail(an, "out of memory");
+    }
+    if (an->each && an->each(an->each_ctx, r, &res, an->hier ? &d : NULL) != 0)
+        return fail(an, "the per-request report could not be written");
+    return 0;
+}
+
+static int put(void *ctx, const coalsim_request *r) { return coalsim_analysis_put(ctx, r); }
+
+coalsim_sink coalsim_analysis_sink(coalsim_analysis *an) { return (coalsim_sink){put, an}; }
+
+int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src)
+{
+    if (dst->hier || src->hier) return fail(dst, "a cache model cannot be merged");
+    if (coalsim_stats_merge(dst->st, src->st) != 0) return fail(dst, "out of memory");
+    if (src->has_exec) {
+        coalsim_exec *d = &dst->exec;
+        const coalsim_exec *s = &src->exec;
+        if (!dst->has_exec) d->isa = s->isa;
+        dst->has_exec = 1;
+        d->blocks += s->blocks;
+        d->warps_launched += s->warps_launched;
+        d->inst_executed += s->inst_executed;
+        d->thread_inst_executed += s->thread_inst_executed;
+        for (int sp = 0; sp < COALSIM_SPACES; sp++)
+            for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
+    }
+    return 0;
+}
+
+void coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e)
+{
+    an->exec = *e;
+    an->has_exec = 1;
+}
+
+int coalsim_analysis_finish(coalsim_analysis *an)
+{
+    if (!an->timing) return 0;
+    coalsim_hier_counts total;
+    coalsim_stats_hier_total(an->st, &total);
+    if (coalsim_timing_finish(an->timing, &total, &an->time) != 0) return fail(an, "out of memory");
+    an->timed = 1;
+    return 0;
+}
+
+const coalsim_stats *coalsim_analysis_stats(const coalsim_analysis *an) { return an->st; }
+const coalsim_exec *coalsim_analysis_exec(const coalsim_analysis *an) { return an->has_exec ? &an->exec : NULL; }
+const coalsim_time *coalsim_analysis_time(const coalsim_analysis *an) { return an->timed ? &an->time : NULL; }
+const char *coalsim_analysis_error(const coalsim_analysis *an) { return an->err; }
+
+int coalsim_analysis_report(FILE *out, coalsim_format fmt, const char *name, const coalsim_analysis *an,
+                            const char *requests_json)
+{
+    coalsim_report_extra ex = {
+        .hier = an->hier ? &an->hcfg : NULL,
+        .dirty = an->hier ? coalsim_hier_dirty_bytes(an->hier) : 0,
+        .time = coalsim_analysis_time(an),
+        .requests_json = requests_json,
+        .exec = coalsim_analysis_exec(an),
+    };
+    return coalsim_report_ext(out, fmt, name, &an->arch, an->st, &ex);
+}

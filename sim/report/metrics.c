@@ -1,0 +1,98 @@
+/* Nsight Compute's metrics as the model predicts them: the names a user
+ * compares with `ncu --metrics ...`.  Only what the input tells: a trace
+ * holds memory requests, so instruction totals need a kernel front end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "coalsim.h"
+#include "totals.h"
+
+typedef struct {
+    coalsim_metric *out;
+    size_t n;
+} list;
+
+static void put(list *l, const char *name, uint64_t v)
+{
+    if (l->n < COALSIM_MAX_METRICS) l->out[l->n++] = (coalsim_metric){name, v};
+}
+
+/* ncu's metric names, indexed [space][op]; NULL where ncu has none. */
+static const char *const requests_name[COALSIM_SPACES][COALSIM_OPS] = {
+    [COALSIM_GLOBAL] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"},
+    [COALSIM_LOCAL] = {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"},
+};
+static const char *const sectors_name[COALSIM_SPACES][COALSIM_OPS] = {
+    [COALSIM_GLOBAL] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"},
+    [COALSIM_LOCAL] = {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"},
+};
+/* Shared atomics and reductions are one kind to ncu (ATOMS). */
+static const char *const wavefronts_name[COALSIM_OPS] = {
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", NULL};
+static const char *const conflicts_name[COALSIM_OPS] = {
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", NULL};
+static const char *const inst_name[COALSIM_SPACES][COALSIM_OPS] = {
+    [COALSIM_GLOBAL] = {"smsp__inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_st.sum",
+                        "smsp__inst_executed_op_global_atom.sum", "smsp__inst_executed_op_global_red.sum"},
+    [COALSIM_SHARED] = {"smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
+                        "smsp__inst_executed_op_shared_atom.sum", NULL},
+    [COALSIM_LOCAL] = {"smsp__inst_executed_op_local_ld.sum", "smsp__inst_executed_op_local_st.sum"},
+};
+
+size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, coalsim_metric *out)
+{
+    list l = {out, 0};
+    total t[COALSIM_SPACES][COALSIM_OPS];
+    totals_sum(st, t);
+    const coalsim_exec *e = ex ? ex->exec : NULL;
+    /* the four of ld and st always; atomics and local memory when used */
+    for (int sp = 0; sp < COALSIM_SPACES; sp++)
+        for (int op = 0; op < COALSIM_OPS; op++) {
+            int used = t[sp][op].requests || (e && e->inst_mem[sp][op]);
+            int always = op <= COALSIM_ST && (sp == COALSIM_GLOBAL || sp == COALSIM_SHARED);
+            if (!used && !always) continue;
+            if (requests_name[sp][op]) put(&l, requests_name[sp][op], t[sp][op].requests);
+            if (sectors_name[sp][op]) put(&l, sectors_name[sp][op], t[sp][op].units);
+        }
+    uint64_t wf[COALSIM_OPS] = {0}, ideal[COALSIM_OPS] = {0};
+    for (int op = 0; op < COALSIM_OPS; op++) {
+        int k = op == COALSIM_RED ? COALSIM_ATOM : op;
+        wf[k] += t[COALSIM_SHARED][op].units;
+        ideal[k] += t[COALSIM_SHARED][op].ideal;
+    }
+    for (int op = 0; op < COALSIM_OPS; op++) {
+        if (!wavefronts_name[op] || (op == COALSIM_ATOM && !wf[op])) continue;
+        put(&l, wavefronts_name[op], wf[op]);
+        put(&l, conflicts_name[op], wf[op] - ideal[op]);
+    }
+    /* memory instructions: the kernel's count (with the ones no lane ran), or
+     * a trace's requests, one instruction each */
+    for (int sp = 0; sp < COALSIM_SPACES; sp++) {
+        uint64_t red_into_atom = sp == COALSIM_SHARED ? (e ? e->inst_mem[sp][COALSIM_RED] : t[sp][COALSIM_RED].requests) : 0;
+        for (int op = 0; op < COALSIM_OPS; op++) {
+            if (!inst_name[sp][op]) continue;
+            uint64_t v = e ? e->inst_mem[sp][op] : t[sp][op].requests;
+            if (op == COALSIM_ATOM) v += red_into_atom;
+            int always = op <= COALSIM_ST && (sp == COALSIM_GLOBAL || sp == COALSIM_SHARED);
+            if (v || always) put(&l, inst_name[sp][op], v);
+        }
+    }
+    if (e) {
+        put(&l, "smsp__inst_executed.sum", e->inst_executed);
+        put(&l, "smsp__thread_inst_executed.sum", e->thread_inst_executed);
+        put(&l, "smsp__warps_launched.sum", e->warps_launched);
+    }
+    if (ex && ex->hier) {
+        coalsim_hier_counts h;
+        coalsim_stats_hier_total(st, &h);
+        put(&l, "lts__t_sectors_srcunit_tex.sum", h.l2_sectors);
+        put(&l, "dram__bytes_read.sum", h.dram_read);
+        put(&l, "dram__bytes_write.sum", h.dram_write);
+    }
+    if (ex && ex->time) put(&l, "gpu__time_duration.sum", (uint64_t)(ex->time->total_us * 1000.0 + 0.5));
+    return l.n;
+}

@@ -1,0 +1,170 @@
+/* The JSON report, for scripts: one object a trace or kernel with its
+ * accesses, totals, predicted ncu metrics and, when asked, the hierarchy,
+ * the time and the requests one by one. */
+#include <string.h>
+
+#include "coalsim.h"
+#include "totals.h"
+#include "writers.h"
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* WAVEFRONTS: the L1 data pipe's, one a 128-byte line a request touches (the
+ * time model's L1 term). */
+static void json_hier_counts(FILE *out, uint64_t wavefronts, const coalsim_hier_counts *h)
+{
+    fprintf(out, "\"l1_wavefronts\": %llu, ", (unsigned long long)wavefronts);
+    fprintf(out, "\"l1_sectors\": %llu, \"l1_hit_sectors\": %llu, \"l2_sectors\": %llu, \"l2_hit_sectors\": %llu, "
+                 "\"dram_read_bytes\": %llu",
+            (unsigned long long)h->l1_sectors, (unsigned long long)h->l1_hits, (unsigned long long)h->l2_sectors,
+            (unsigned long long)h->l2_hits, (unsigned long long)h->dram_read);
+}
+
+static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    const coalsim_hier_cfg *c = ex->hier;
+    coalsim_hier_counts t;
+    coalsim_stats_hier_total(st, &t);
+    fprintf(out, ",\n \"hierarchy\": {\"sms\": %u, \"l1_bytes\": %llu, \"l2_bytes\": %llu, \"dram_fetch_bytes\": %u, ",
+            c->sms, (unsigned long long)c->l1_bytes, (unsigned long long)c->l2_bytes, c->fetch);
+    json_hier_counts(out, totals_lines(st), &t);
+    fprintf(out, ", \"dram_write_bytes\": %llu, \"dirty_bytes_left\": %llu", (unsigned long long)t.dram_write,
+            (unsigned long long)ex->dirty);
+    const coalsim_time *tm = ex->time;
+    if (tm) {
+        fprintf(out, ",\n  \"time\": {\"total_us\": %.6g, \"bound\": \"%s\", \"launch_us\": %.6g, \"dram_us\": %.6g, "
+                     "\"l2_us\": %.6g, \"l1_us\": %.6g, \"latency_us\": %.6g, \"latency_modelled\": %s",
+                tm->total_us, tm->bound, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us,
+                tm->latency_modelled ? "true" : "false");
+        if (tm->latency_modelled)
+            fprintf(out, ", \"resident_blocks\": %u, \"block_warps\": %u, \"block_tail\": %.6g, \"mlp\": %u, "
+                         "\"dram_slowdown\": %.6g, \"dram_round_trip_ns\": %.6g",
+                    tm->resident_blocks, tm->block_warps, tm->block_tail, tm->mlp, tm->dram_slowdown,
+                    tm->dram_round_trip_ns);
+        fprintf(out, "}");
+    }
+    fprintf(out, "}");
+}
+
+static void json_access(FILE *out, const coalsim_arch *a, const coalsim_access *ac, const coalsim_report_extra *ex)
+{
+    char why[320];
+    coalsim_explain(a, &ac->sample, &ac->sample_result, why, sizeof why);
+    fprintf(out, "\n  {\"label\": ");
+    json_str(out, ac->label);
+    fprintf(out, ", \"explanation\": ");
+    json_str(out, why);
+    fprintf(out, ", \"op\": \"%s\", \"space\": \"%s\", \"size\": %u, \"first_line\": %lu, \"requests\": %llu, "
+                 "\"active_threads\": %llu, \"requested_bytes\": %llu, ",
+            coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size, ac->first_line,
+            (unsigned long long)ac->requests, (unsigned long long)ac->active_threads,
+            (unsigned long long)ac->requested_bytes);
+    if (coalsim_space_has_sectors(ac->space))
+        fprintf(out, "\"sectors\": %llu, \"ideal_sectors\": %llu, \"lines\": %llu, \"sectors_per_request\": %.6g, "
+                     "\"efficiency\": %.6g",
+                (unsigned long long)ac->sectors, (unsigned long long)ac->ideal_sectors, (unsigned long long)ac->lines,
+                totals_per(ac->sectors, ac->requests), coalsim_access_gmem_efficiency(ac, a));
+    else
+        fprintf(out, "\"wavefronts\": %llu, \"ideal_wavefronts\": %llu, \"bank_conflicts\": %llu, "
+                     "\"wavefronts_per_request\": %.6g, \"max_ways\": %u, \"worst_bank\": %u, \"efficiency\": %.6g",
+                (unsigned long long)ac->wavefronts, (unsigned long long)ac->ideal_wavefronts,
+                (unsigned long long)(ac->wavefronts - ac->ideal_wavefronts), totals_per(ac->wavefronts, ac->requests),
+                ac->max_ways, ac->worst_bank, coalsim_access_smem_efficiency(ac));
+    if (ex && ex->hier && coalsim_space_has_sectors(ac->space)) {
+        fprintf(out, ", \"hierarchy\": {");
+        json_hier_counts(out, ac->lines, &ac->hier);
+        fprintf(out, "}");
+    }
+    fprintf(out, "}");
+}
+
+static void json_totals(FILE *out, const coalsim_arch *a, const coalsim_stats *st)
+{
+    total t[COALSIM_SPACES][COALSIM_OPS];
+    totals_sum(st, t);
+    fprintf(out, "],\n \"totals\": {");
+    int first = 1;
+    for (int sp = 0; sp < COALSIM_SPACES; sp++)
+        for (int op = 0; op < COALSIM_OPS; op++) {
+            const total *x = &t[sp][op];
+            /* ld and st of global and shared always; the others when used */
+            if (!x->requests && (op > COALSIM_ST || sp > COALSIM_SHARED)) continue;
+            fprintf(out, "%s\"%s_%s\": {\"requests\": %llu, \"active_threads\": %llu, \"requested_bytes\": %llu, ",
+                    first ? "" : ", ", coalsim_space_name((coalsim_space)sp), coalsim_op_name((coalsim_op)op),
+                    (unsigned long long)x->requests, (unsigned long long)x->threads, (unsigned long long)x->bytes);
+            first = 0;
+            if (coalsim_space_has_sectors((coalsim_space)sp))
+                fprintf(out, "\"sectors\": %llu, \"ideal_sectors\": %llu, \"efficiency\": %.6g}",
+                        (unsigned long long)x->units, (unsigned long long)x->ideal,
+                        x->units ? (double)x->bytes / ((double)x->units * a->sector_bytes) : 0.0);
+            else
+                fprintf(out, "\"wavefronts\": %llu, \"ideal_wavefronts\": %llu, \"bank_conflicts\": %llu}",
+                        (unsigned long long)x->units, (unsigned long long)x->ideal,
+                        (unsigned long long)(x->units - x->ideal));
+        }
+    fprintf(out, "}");
+}
+
+static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    coalsim_metric m[COALSIM_MAX_METRICS];
+    size_t n = coalsim_metrics(st, ex, m);
+    const coalsim_exec *e = ex ? ex->exec : NULL;
+    fprintf(out, ",\n \"metrics\": {");
+    for (size_t i = 0; i < n; i++) fprintf(out, "%s\"%s\": %llu", i ? ", " : "", m[i].name, (unsigned long long)m[i].value);
+    fprintf(out, "},\n \"instructions\": ");
+    if (e) json_str(out, e->isa ? e->isa : "?");
+    else fprintf(out, "null");
+}
+
+void report_json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                 const coalsim_report_extra *ex)
+{
+    fprintf(out, "{\"coalsim\": \"%s\", \"trace\": ", COALSIM_VERSION);
+    json_str(out, name);
+    fprintf(out, ",\n \"arch\": {\"name\": \"%s\", \"warp_size\": %u, \"sector_bytes\": %u, \"line_bytes\": %u, "
+                 "\"banks\": %u, \"bank_width\": %u, \"bank_mode\": %u},\n \"accesses\": [",
+            a->name, a->warp_size, a->sector_bytes, a->line_bytes, a->banks, a->bank_width, a->bank_mode);
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        if (i) fputc(',', out);
+        json_access(out, a, coalsim_stats_get(st, i), ex);
+    }
+    json_totals(out, a, st);
+    json_metrics(out, st, ex);
+    if (ex && ex->hier) json_hier(out, st, ex);
+    if (ex && ex->requests_json) fprintf(out, ",\n \"requests\": [%s]", ex->requests_json);
+    fprintf(out, "}\n");
+}
+
+int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res,
+                                const coalsim_hier_counts *d, int first)
+{
+    fprintf(out, "%s\n  {\"line\": %lu, \"label\": ", first ? "" : ",", r->line);
+    json_str(out, r->label);
+    fprintf(out, ", \"op\": \"%s\", \"space\": \"%s\", \"size\": %u, \"block\": %llu, \"warp\": %llu, "
+                 "\"active_threads\": %u, \"requested_bytes\": %u, ",
+            coalsim_op_name(r->op), coalsim_space_name(r->space), r->size, (unsigned long long)r->block,
+            (unsigned long long)r->warp, res->active_threads, res->requested_bytes);
+    if (coalsim_space_has_sectors(r->space))
+        fprintf(out, "\"sectors\": %u, \"ideal_sectors\": %u, \"lines\": %u", res->sectors, res->ideal_sectors,
+                res->lines);
+    else
+        fprintf(out, "\"wavefronts\": %u, \"ideal_wavefronts\": %u, \"max_ways\": %u, \"worst_bank\": %u",
+                res->wavefronts, res->ideal_wavefronts, res->max_ways, res->worst_bank);
+    if (d && coalsim_space_has_sectors(r->space)) {
+        fprintf(out, ", \"hierarchy\": {");
+        json_hier_counts(out, res->lines, d);
+        fprintf(out, ", \"dram_write_bytes\": %llu}", (unsigned long long)d->dram_write);
+    }
+    fputc('}', out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,247 @@
+/* The text report, for people: a table a memory space, one sentence an
+ * access saying why, totals with the ncu metrics they predict, and with
+ * --hier the caches, DRAM and the time. */
+#include <string.h>
+
+#include "coalsim.h"
+#include "totals.h"
+#include "writers.h"
+
+static const char *const metric_units[COALSIM_SPACES] = {
+    [COALSIM_GLOBAL] = "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum",
+    [COALSIM_SHARED] = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
+    [COALSIM_LOCAL] = "l1tex__t_sectors_pipe_lsu_mem_local_op_%s.sum",
+    [COALSIM_CONST] = NULL,
+};
+static const char *const metric_reqs[COALSIM_SPACES] = {
+    [COALSIM_GLOBAL] = "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum",
+    [COALSIM_SHARED] = "smsp__inst_executed_op_shared_%s.sum",
+    [COALSIM_LOCAL] = "l1tex__t_requests_pipe_lsu_mem_local_op_%s.sum",
+    [COALSIM_CONST] = NULL,
+};
+
+static void arch_line(FILE *out, const coalsim_arch *a)
+{
+    fprintf(out, "arch %s: warp %u, %u-byte sectors, %u-byte lines, %u banks x %u bytes", a->name, a->warp_size,
+            a->sector_bytes, a->line_bytes, a->banks, a->bank_width);
+    if (a->bank_width == 8) fprintf(out, " (%u-bit mode)", a->bank_mode);
+}
+
+/* One table of sector rows (global or local memory). */
+static void sector_table(FILE *out, const coalsim_arch *a, const coalsim_stats *st, coalsim_space sp, int w, int opw)
+{
+    if (sp == COALSIM_GLOBAL)
+        fprintf(out, "\nGlobal memory (sectors: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum)\n");
+    else
+        fprintf(out, "\nLocal memory (sectors: l1tex__t_sectors_pipe_lsu_mem_local_op_{ld,st}.sum)\n");
+    fprintf(out, "  %-*s  %-*s  size  requests   threads  sectors/req  ideal/req  efficiency  lines/req\n", w, "access",
+            opw, "op");
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        if (ac->space != sp) continue;
+        fprintf(out, "  %-*s  %-*s  %4u  %8llu  %8llu  %11.2f  %9.2f  %9.1f%%  %9.2f\n", w, ac->label, opw,
+                coalsim_op_name(ac->op), ac->size, (unsigned long long)ac->requests,
+                (unsigned long long)ac->active_threads, totals_per(ac->sectors, ac->requests),
+                totals_per(ac->ideal_sectors, ac->requests), 100.0 * coalsim_access_gmem_efficiency(ac, a),
+                totals_per(ac->lines, ac->requests));
+    }
+}
+
+/* One table of wavefront rows (shared memory, or the constant cache's passes). */
+static void wavefront_table(FILE *out, const coalsim_stats *st, coalsim_space sp, int w, int opw)
+{
+    if (sp == COALSIM_SHARED) {
+        fprintf(out, "\nShared memory (wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum)\n");
+        fprintf(out, "  %-*s  %-*s  size  requests   threads  wavefronts/req  ideal/req  efficiency  worst conflict\n",
+                w, "access", opw, "op");
+    } else {
+        fprintf(out, "\nConstant memory (passes through the constant cache, one a distinct address)\n");
+        fprintf(out, "  %-*s  %-*s  size  requests   threads      passes/req  ideal/req  efficiency  distinct addresses\n",
+                w, "access", opw, "op");
+    }
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        if (ac->space != sp) continue;
+        char worst[48];
+        if (sp == COALSIM_CONST)
+            snprintf(worst, sizeof worst, "up to %u", ac->max_ways);
+        else if (ac->max_ways > 1)
+            snprintf(worst, sizeof worst, "%u-way (bank %u)", ac->max_ways, ac->worst_bank);
+        else
+            snprintf(worst, sizeof worst, "none");
+        fprintf(out, "  %-*s  %-*s  %4u  %8llu  %8llu  %14.2f  %9.2f  %9.1f%%  %s\n", w, ac->label, opw,
+                coalsim_op_name(ac->op), ac->size, (unsigned long long)ac->requests,
+                (unsigned long long)ac->active_threads, totals_per(ac->wavefronts, ac->requests),
+                totals_per(ac->ideal_wavefronts, ac->requests), 100.0 * coalsim_access_smem_efficiency(ac), worst);
+    }
+}
+
+static void totals_text(FILE *out, const coalsim_arch *a, const coalsim_stats *st, size_t n)
+{
+    total t[COALSIM_SPACES][COALSIM_OPS];
+    totals_sum(st, t);
+    if (n) fprintf(out, "\nTotals\n");
+    static const coalsim_space order[COALSIM_SPACES] = {COALSIM_GLOBAL, COALSIM_SHARED, COALSIM_LOCAL, COALSIM_CONST};
+    for (int k = 0; k < COALSIM_SPACES; k++) {
+        coalsim_space sp = order[k];
+        for (int op = 0; op < COALSIM_OPS; op++) {
+            const total *x = &t[sp][op];
+            const char *o = coalsim_op_name((coalsim_op)op);
+            if (!x->requests) continue;
+            fprintf(out, "  %s %s: %llu requests, ", coalsim_space_name(sp), o, (unsigned long long)x->requests);
+            if (coalsim_space_has_sectors(sp))
+                fprintf(out, "%llu sectors (ideal %llu), efficiency %.1f%%\n", (unsigned long long)x->units,
+                        (unsigned long long)x->ideal,
+                        x->units ? 100.0 * (double)x->bytes / ((double)x->units * a->sector_bytes) : 0.0);
+            else if (sp == COALSIM_SHARED)
+                fprintf(out, "%llu wavefronts (ideal %llu), %llu from bank conflicts\n", (unsigned long long)x->units,
+                        (unsigned long long)x->ideal, (unsigned long long)(x->units - x->ideal));
+            else
+                fprintf(out, "%llu passes (ideal %llu)\n", (unsigned long long)x->units, (unsigned long long)x->ideal);
+            if (!metric_reqs[sp]) continue;
+            /* ncu counts shared reductions with the atomics */
+            const char *mo = sp == COALSIM_SHARED && op == COALSIM_RED ? "atom" : o;
+            fprintf(out, "    ncu: ");
+            fprintf(out, metric_reqs[sp], mo);
+            fprintf(out, ", ");
+            fprintf(out, metric_units[sp], mo);
+            fprintf(out, "\n");
+        }
+    }
+}
+
+static void exec_text(FILE *out, const coalsim_exec *e)
+{
+    uint64_t mem = 0;
+    for (int sp = 0; sp < COALSIM_SPACES; sp++)
+        for (int op = 0; op < COALSIM_OPS; op++) mem += e->inst_mem[sp][op];
+    fprintf(out, "\nExecuted (%s instructions: ", e->isa ? e->isa : "?");
+    if (e->isa && strcmp(e->isa, "PTX") == 0)
+        fprintf(out, "ptxas fuses, splits and predicates some, so the GPU's count differs)\n");
+    else
+        fprintf(out, "as the GPU issues them)\n");
+    fprintf(out, "  %llu blocks, %llu warps, %llu warp instructions (%llu memory), %llu thread instructions\n",
+            (unsigned long long)e->blocks, (unsigned long long)e->warps_launched, (unsigned long long)e->inst_executed,
+            (unsigned long long)mem, (unsigned long long)e->thread_inst_executed);
+    fprintf(out, "    ncu: smsp__warps_launched.sum, smsp__inst_executed.sum, smsp__thread_inst_executed.sum\n");
+}
+
+static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    const coalsim_hier_cfg *cfg = ex->hier;
+    const coalsim_time *tm = ex->time;
+    uint64_t dirty = ex->dirty;
+    coalsim_hier_counts t;
+    coalsim_stats_hier_total(st, &t);
+    int w = 6;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        int l = (int)strlen(coalsim_stats_get(st, i)->label);
+        if (l > w) w = l;
+    }
+    fprintf(out, "\nMemory hierarchy, approximately: %u SMs x %llu KiB L1, %llu MiB L2, %u-byte DRAM fetch;\n"
+                 "blocks run one after another, round-robin over the SMs (the GPU overlaps them)\n",
+            cfg->sms, (unsigned long long)(cfg->l1_bytes >> 10), (unsigned long long)(cfg->l2_bytes >> 20), cfg->fetch);
+    fprintf(out, "  %-*s  op  L1 wavefronts  L1 sectors  L1 hit%%  L2 sectors  L2 hit%%     DRAM read\n", w, "access");
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        const coalsim_hier_counts *h = &ac->hier;
+        if (!coalsim_space_has_sectors(ac->space)) continue;
+        fprintf(out, "  %-*s  %s  %13llu  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
+                coalsim_op_name(ac->op), (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
+                ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
+                (unsigned long long)h->l2_sectors,
+                ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
+                (unsigned long long)h->dram_read);
+    }
+    /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
+     * it, so they are given in total only */
+    fprintf(out, "  total: %llu L1 wavefronts (one a 128-byte line a request touches), %llu L1 sectors,\n"
+                 "         %llu L2 sectors, DRAM %llu bytes read, %llu written during the kernel,\n"
+                 "         %llu dirty bytes left in L2 (written back after it)\n"
+                 "    ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum, lts__t_sectors_srcunit_tex_op_{read,write}.sum,\n"
+                 "         dram__bytes_read.sum, dram__bytes_write.sum\n",
+            (unsigned long long)totals_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
+            (unsigned long long)t.dram_read, (unsigned long long)t.dram_write, (unsigned long long)dirty);
+    if (tm) {
+        fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
+                     "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
+                tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
+        if (tm->latency_modelled)
+            fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip, a block's\n"
+                         "    slowest warp's round trip x%.2f the mean; DRAM round trips x%.2f their unloaded time at\n"
+                         "    the bandwidth this time implies (16 loads: %.0f ns)\n",
+                    tm->resident_blocks, tm->block_warps, tm->mlp, tm->mlp == 1 ? "" : "s", tm->block_tail,
+                    tm->dram_slowdown, tm->dram_round_trip_ns);
+        else
+            fprintf(out, "    (no latencies in this profile: no latency term)\n");
+    }
+}
+
+void report_text(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                 const coalsim_report_extra *ex)
+{
+    size_t n = coalsim_stats_count(st);
+    int w = 6, opw = 2;
+    int has[COALSIM_SPACES] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        int l = (int)strlen(ac->label), ol = (int)strlen(coalsim_op_name(ac->op));
+        if (l > w) w = l;
+        if (ol > opw) opw = ol;
+        has[ac->space] = 1;
+    }
+    fprintf(out, "coalsim %s: %s\n", COALSIM_VERSION, name);
+    arch_line(out, a);
+    fprintf(out, "\n");
+    if (n == 0) fprintf(out, "\nno memory accesses in this trace\n");
+    if (has[COALSIM_GLOBAL]) sector_table(out, a, st, COALSIM_GLOBAL, w, opw);
+    if (has[COALSIM_LOCAL]) sector_table(out, a, st, COALSIM_LOCAL, w, opw);
+    if (has[COALSIM_SHARED]) wavefront_table(out, st, COALSIM_SHARED, w, opw);
+    if (has[COALSIM_CONST]) wavefront_table(out, st, COALSIM_CONST, w, opw);
+    if (n) fprintf(out, "\nWhy (each access's fullest request)\n");
+    for (size_t i = 0; i < n; i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        char why[320];
+        coalsim_explain(a, &ac->sample, &ac->sample_result, why, sizeof why);
+        fprintf(out, "  %-*s  %s %s: %s\n", w, ac->label, coalsim_op_name(ac->op), coalsim_space_name(ac->space), why);
+    }
+    totals_text(out, a, st, n);
+    if (ex && ex->exec) exec_text(out, ex->exec);
+    if (ex && ex->hier) hier_text(out, st, ex);
+}
+
+int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res)
+{
+    fprintf(out, "line %lu: block %llu warp %llu  %s %s %s %uB  %u lane%s, %u bytes: ", r->line,
+            (unsigned long long)r->block, (unsigned long long)r->warp, r->label, coalsim_op_name(r->op),
+            coalsim_space_name(r->space), r->size, res->active_threads, res->active_threads == 1 ? "" : "s",
+            res->requested_bytes);
+    if (coalsim_space_has_sectors(r->space))
+        fprintf(out, "%u sector%s (ideal %u), %u line%s, efficiency %.1f%%\n", res->sectors,
+                res->sectors == 1 ? "" : "s", res->ideal_sectors, res->lines, res->lines == 1 ? "" : "s",
+                res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * a->sector_bytes) : 0.0);
+    else if (r->space == COALSIM_CONST)
+        fprintf(out, "%u pass%s (ideal %u)\n", res->wavefronts, res->wavefronts == 1 ? "" : "es", res->ideal_wavefronts);
+    else if (res->max_ways > 1)
+        fprintf(out, "%u wavefront%s (ideal %u), %u-way conflict on bank %u\n", res->wavefronts,
+                res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts, res->max_ways, res->worst_bank);
+    else
+        fprintf(out, "%u wavefront%s (ideal %u), no conflict\n", res->wavefronts, res->wavefronts == 1 ? "" : "s",
+                res->ideal_wavefronts);
+    return ferror(out) ? -1 : 0;
+}
+
+int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coalsim_hier_counts *d)
+{
+    if (!coalsim_space_has_sectors(r->space)) return 0;
+    if (r->op == COALSIM_LD)
+        fprintf(out, "    hierarchy: L1 %llu sector%s (%llu hit%s), L2 %llu sector%s (%llu hit%s), DRAM %llu bytes read\n",
+                (unsigned long long)d->l1_sectors, d->l1_sectors == 1 ? "" : "s", (unsigned long long)d->l1_hits,
+                d->l1_hits == 1 ? "" : "s", (unsigned long long)d->l2_sectors, d->l2_sectors == 1 ? "" : "s",
+                (unsigned long long)d->l2_hits, d->l2_hits == 1 ? "" : "s", (unsigned long long)d->dram_read);
+    else
+        fprintf(out, "    hierarchy: L1 %llu sector%s, L2 %llu sector%s, DRAM %llu bytes read, %llu written (evictions)\n",
+                (unsigned long long)d->l1_sectors, d->l1_sectors == 1 ? "" : "s", (unsigned long long)d->l2_sectors,
+                d->l2_sectors == 1 ? "" : "s", (unsigned long long)d->dram_read, (unsigned long long)d->dram_write);
+    return ferror(out) ? -1 : 0;
+}
