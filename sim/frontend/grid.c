@@ -1,0 +1,284 @@
+/* Running a grid's blocks on several threads (see grid.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "grid.h"
+
+#define CHUNKS_PER_THREAD 16     /* enough chunks to even out blocks of unequal cost */
+#define AHEAD_PER_THREAD 4       /* ordered: chunks a worker may run ahead of the consumer */
+
+/* A kept request: its fixed part, then one address per active lane. */
+typedef struct {
+    const char *label;
+    uint64_t block, warp;
+    unsigned long line;
+    uint32_t active;
+    unsigned char op, space, size;
+} kept_head;
+
+typedef struct {
+    uint64_t first, end;         /* blocks [first, end) */
+    int done, rc;
+    char err[512];
+    coalsim_analysis *an;        /* unordered */
+    unsigned char *buf;          /* ordered: kept requests */
+    size_t len, cap;
+} chunk;
+
+typedef struct {
+    const grid_job *job;
+    const coalsim_analysis_cfg *cfg;
+    chunk *chunks;
+    uint64_t nchunks, next, consumed, stop_at;   /* stop_at: no chunk past it need run */
+    unsigned window;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} grid;
+
+typedef struct {
+    grid *g;
+    void *w;
+} worker_arg;
+
+static int keep(void *ctx, const coalsim_request *r)
+{
+    chunk *c = ctx;
+    unsigned n = (unsigned)__builtin_popcount(r->active);
+    size_t need = sizeof(kept_head) + n * sizeof(uint64_t);
+    if (c->len + need > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1 << 16;
+        while (cap < c->len + need) cap *= 2;
+        unsigned char *b = realloc(c->buf, cap);
+        if (!b) return -1;
+        c->buf = b;
+        c->cap = cap;
+    }
+    kept_head h = {r->label, r->block, r->warp, r->line, r->active, (unsigned char)r->op, (unsigned char)r->space,
+                   (unsigned char)r->size};
+    memcpy(c->buf + c->len, &h, sizeof h);
+    uint64_t *a = (uint64_t *)(void *)(c->buf + c->len + sizeof h);
+    for (uint32_t m = r->active; m; m &= m - 1) *a++ = r->addr[__builtin_ctz(m)];
+    c->len += need;
+    return 0;
+}
+
+/* Feed chunk C's kept requests to AN.  0, or -1 with the reason in C->err. */
+static int replay(chunk *c, coalsim_analysis *an)
+{
+    size_t at = 0;
+    coalsim_request r;
+    while (at < c->len) {
+        kept_head h;
+        memcpy(&h, c->buf + at, sizeof h);
+        r.label = h.label, r.block = h.block, r.warp = h.warp, r.line = h.line, r.active = h.active;
+        r.op = (coalsim_op)h.op, r.space = (coalsim_space)h.space, r.size = h.size;
+        const uint64_t *a = (const uint64_t *)(const void *)(c->buf + at + sizeof h);
+        for (uint32_t m = r.active; m; m &= m - 1) r.addr[__builtin_ctz(m)] = *a++;
+        at += sizeof h + (size_t)__builtin_popcount(h.active) * sizeof(uint64_t);
+        if (coalsim_analysis_put(an, &r) != 0) {
+            snprintf(c->err, sizeof c->err, "%s", coalsim_analysis_error(an));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void run_chunk(grid *g, void *w, chunk *c)
+{
+    const grid_job *job = g->job;
+    coalsim_sink sink;
+    if (job->ordered) {
+        sink = (coalsim_sink){keep, c};
+    } else {
+        coalsim_analysis_cfg cfg = *g->cfg;
+        cfg.hier = NULL, cfg.profile = NULL, cfg.each = NULL;
+        c->an = coalsim_analysis_new(&cfg);
+        if (!c->an) {
+            c->rc = -1;
+            snprintf(c->err, sizeof c->err, "out of memory");
+            return;
+        }
+        sink = coalsim_analysis_sink(c->an);
+    }
+    for (uint64_t b = c->first; b < c->end; b++) {
+        c->err[0] = '\0';
+        if (job->run(w, b, sink, c->err, sizeof c->err) != 0) {
+            if (!c->err[0]) {
+                const char *why = job->ordered ? "out of memory" : coalsim_analysis_error(c->an);
+                snprintf(c->err, sizeof c->err, "%s", why && *why ? why : "out of memory");
+            }
+            c->rc = -1;
+            return;
+        }
+    }
+}
+
+static void *worker(void *arg)
+{
+    worker_arg *wa = arg;
+    grid *g = wa->g;
+    for (;;) {
+        pthread_mutex_lock(&g->mu);
+        while (g->job->ordered && g->next < g->nchunks && g->next <= g->stop_at && g->next - g->consumed >= g->window)
+            pthread_cond_wait(&g->cv, &g->mu);
+        if (g->next >= g->nchunks || g->next > g->stop_at) {
+            pthread_mutex_unlock(&g->mu);
+            return NULL;
+        }
+        uint64_t k = g->next++;
+        pthread_mutex_unlock(&g->mu);
+        chunk *c = &g->chunks[k];
+        run_chunk(g, wa->w, c);
+        pthread_mutex_lock(&g->mu);
+        c->done = 1;
+        if (c->rc != 0 && k < g->stop_at) g->stop_at = k;
+        pthread_cond_broadcast(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+    }
+}
+
+/* Wait on the grid's condition for at most a fifth of a second. */
+static void wait_a_while(grid *g)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 200000000L;
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+}
+
+static uint64_t blocks_done(const grid *g)
+{
+    uint64_t n = 0;
+    for (uint64_t k = 0; k < g->nchunks; k++)
+        if (g->chunks[k].done) n += g->chunks[k].end - g->chunks[k].first;
+    return n;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One thread: every block straight into AN, in order. */
+static int run_here(const grid_job *job, coalsim_analysis *an, char *err, size_t cap)
+{
+    double last = now_s();
+    err[0] = '\0';
+    for (uint64_t b = 0; b < job->blocks; b++) {
+        if (job->run(job->workers[0], b, coalsim_analysis_sink(an), err, cap) != 0) {
+            if (!err[0]) snprintf(err, cap, "%s", coalsim_analysis_error(an));
+            return -1;
+        }
+        if (job->progress && (b & 63) == 0 && now_s() - last > 0.2) {
+            job->progress(job->progress_ctx, b + 1, job->blocks);
+            last = now_s();
+        }
+    }
+    if (job->progress) job->progress(job->progress_ctx, job->blocks, job->blocks);
+    return 0;
+}
+
+int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    unsigned threads = job->threads ? job->threads : 1;
+    if (job->blocks == 0) return 0;
+    if (threads == 1 || job->blocks == 1) return run_here(job, an, err, cap);
+    uint64_t nchunks = (uint64_t)threads * CHUNKS_PER_THREAD;
+    if (nchunks > job->blocks) nchunks = job->blocks;
+    grid g = {.job = job, .cfg = cfg, .nchunks = nchunks, .stop_at = UINT64_MAX,
+              .window = threads * AHEAD_PER_THREAD};
+    g.chunks = calloc((size_t)nchunks, sizeof *g.chunks);
+    worker_arg *wa = calloc(threads, sizeof *wa);
+    pthread_t *tid = calloc(threads, sizeof *tid);
+    int *started = calloc(threads, sizeof *started);
+    if (!g.chunks || !wa || !tid || !started) {
+        free(g.chunks), free(wa), free(tid), free(started);
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    for (uint64_t k = 0; k < nchunks; k++) {
+        g.chunks[k].first = job->blocks * k / nchunks;
+        g.chunks[k].end = job->blocks * (k + 1) / nchunks;
+    }
+    pthread_mutex_init(&g.mu, NULL);
+    pthread_cond_init(&g.cv, NULL);
+    unsigned running = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        wa[t] = (worker_arg){&g, job->workers[t]};
+        started[t] = pthread_create(&tid[t], NULL, worker, &wa[t]) == 0;
+        running += (unsigned)started[t];
+    }
+    if (!running) {                    /* no thread could start: run here, in order */
+        pthread_mutex_destroy(&g.mu);
+        pthread_cond_destroy(&g.cv);
+        free(g.chunks), free(wa), free(tid), free(started);
+        return run_here(job, an, err, cap);
+    }
+    int rc = 0;
+    err[0] = '\0';
+    if (job->ordered) {
+        for (uint64_t k = 0; k < nchunks; k++) {
+            chunk *c = &g.chunks[k];
+            pthread_mutex_lock(&g.mu);
+            while (!c->done && k <= g.stop_at) {
+                wait_a_while(&g);
+                if (job->progress) job->progress(job->progress_ctx, blocks_done(&g), job->blocks);
+            }
+            pthread_mutex_unlock(&g.mu);
+            if (!c->done) break;                   /* an earlier chunk failed */
+            if (c->rc != 0 || replay(c, an) != 0) {
+                snprintf(err, cap, "%s", c->err);
+                rc = -1;
+                pthread_mutex_lock(&g.mu);
+                if (k < g.stop_at) g.stop_at = k;
+                pthread_cond_broadcast(&g.cv);
+                pthread_mutex_unlock(&g.mu);
+                break;
+            }
+            free(c->buf);
+            c->buf = NULL;
+            pthread_mutex_lock(&g.mu);
+            g.consumed = k + 1;
+            pthread_cond_broadcast(&g.cv);
+            pthread_mutex_unlock(&g.mu);
+        }
+    } else if (job->progress && running) {
+        pthread_mutex_lock(&g.mu);
+        for (uint64_t d; (d = blocks_done(&g)) < job->blocks && g.stop_at == UINT64_MAX;) {
+            job->progress(job->progress_ctx, d, job->blocks);
+            wait_a_while(&g);
+        }
+        pthread_mutex_unlock(&g.mu);
+    }
+    for (unsigned t = 0; t < threads; t++)
+        if (started[t]) pthread_join(tid[t], NULL);
+    if (!job->ordered) {
+        for (uint64_t k = 0; k < nchunks && rc == 0; k++) {
+            chunk *c = &g.chunks[k];
+            if (!c->done) break;
+            if (c->rc != 0) {
+                snprintf(err, cap, "%s", c->err);
+                rc = -1;
+            } else if (coalsim_analysis_merge(an, c->an) != 0) {
+                snprintf(err, cap, "%s", coalsim_analysis_error(an));
+                rc = -1;
+            }
+        }
+    }
+    if (job->progress && rc == 0) job->progress(job->progress_ctx, job->blocks, job->blocks);
+    for (uint64_t k = 0; k < nchunks; k++) {
+        coalsim_analysis_free(g.chunks[k].an);
+        free(g.chunks[k].buf);
+    }
+    pthread_mutex_destroy(&g.mu);
+    pthread_cond_destroy(&g.cv);
+    free(g.chunks), free(wa), free(tid), free(started);
+    return rc;
+}

@@ -1,0 +1,42 @@
+/* Running a kernel's blocks on several threads into one analysis: the part
+ * every front end that executes a grid (sketches, PTX, SASS) shares.
+ *
+ * Blocks are cut into chunks of consecutive blocks; workers take chunks in
+ * order.  Without order-dependent consumers, each chunk is modelled into an
+ * analysis of its own and the chunks are merged in block order, so the
+ * report is the one a single thread gives.  With a cache model or
+ * per-request reports (ORDERED), workers only produce: each chunk's requests
+ * are kept and the calling thread feeds them to the analysis in block order,
+ * a bounded number of chunks ahead. */
+#ifndef COALSIM_GRID_H
+#define COALSIM_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalsim.h"
+
+/* Run block B of the grid with worker state W, pushing its requests into
+ * SINK (their labels must stay valid until grid_run returns).  0, or -1
+ * with a message in ERR (CAP bytes); a sink that stops it is an error too. */
+typedef int (*grid_block_fn)(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap);
+
+/* How far the run has come, called on the calling thread now and then. */
+typedef void (*grid_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks);
+
+typedef struct grid_job {
+    uint64_t blocks;             /* blocks 0 .. blocks-1 */
+    unsigned threads;            /* workers, 1 or more; WORKERS has as many states */
+    void **workers;
+    grid_block_fn run;
+    int ordered;                 /* the analysis needs requests in block order */
+    grid_progress_fn progress;   /* or NULL */
+    void *progress_ctx;
+} grid_job;
+
+/* Run every block of JOB into AN (made from CFG: chunks get analyses like it,
+ * without its hierarchy or callback).  0, or -1 with the error of the first
+ * failing block (in block order) in ERR. */
+int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap);
+
+#endif
