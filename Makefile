@@ -26,14 +26,17 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c)
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c) \
+               $(addprefix sim/frontend/kernel/,kernel.c args.c kmem.c compile.c cuda_prelude.c demangle.c) \
+               $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c kernelcmd.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
-           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c \
+           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c \
            tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -42,7 +45,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck htmlcheck fuzz bench examples deps clean install probes gpu
+.PHONY: all test unit golden hwcheck htmlcheck identity fuzz bench examples deps clean install probes gpu kernel-ptx
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -106,6 +109,19 @@ fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
 	cd build-fuzz && ./fuzz_sketch -max_total_time=$$(( $(FUZZ_SECONDS) / 3 + 1 )) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=4096 -print_final_stats=1 sketch-corpus >fuzz_sketch.log 2>&1; s=$$?; tail -6 fuzz_sketch.log; exit $$s
 
+# The PTX front end against the H100: the seed kernels' requests equal the
+# traces the GPU harness captured (tests/kernel_identity.py).
+identity: $(BUILD)/coalsim
+	python3 tests/kernel_identity.py $(BUILD)/coalsim
+
+# The PTX the kernel tests run, made from tests/kernels/*.cu with nvcc (the
+# files are committed, so the tests need no CUDA compiler).
+KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx
+kernel-ptx: $(KERNEL_PTX)
+tests/kernels/%.ptx: tests/kernels/%.cu
+	$(NVCC) -ptx -lineinfo -O3 -arch=sm_90 -o $@ $<
+	sed -i 's|$(CURDIR)/||g' $@
+
 # The HTML report in headless Chromium: no console errors, figures on screen.
 htmlcheck: $(BUILD)/coalsim
 	sh tests/html_check.sh $(BUILD)/coalsim
@@ -113,7 +129,7 @@ htmlcheck: $(BUILD)/coalsim
 # Every test: unit suites, golden CLI tests, hardware replay, the HTML report
 # in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden hwcheck htmlcheck
+	$(MAKE) unit golden hwcheck identity htmlcheck
 	$(MAKE) SANITIZER=address unit golden
 	$(MAKE) fuzz
 

@@ -443,6 +443,60 @@ int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coals
 int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coalsim_result *res,
                                 const coalsim_hier_counts *d, int first);
 
+/* ---- kernels: a .cu or .ptx file run on the PTX interpreter -------------
+ *   (frontend/kernel/: kernel.c, args.c, compile.c, kmem.c; frontend/ptx/)
+ *
+ * Every thread of every block runs, with real values in sparse paged memory,
+ * and every memory instruction it executes becomes a warp request in the
+ * analysis.  Buffers are named in the argument list (docs/kernels.md). */
+
+typedef struct coalsim_kernel coalsim_kernel;
+
+/* How far a long run has come: DONE of TOTAL blocks. */
+typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+typedef struct coalsim_launch {
+    const char *kernel;        /* plain, demangled (sgemm<32>) or mangled name; NULL: the only kernel */
+    unsigned grid[3], block[3];
+    uint64_t dynamic_shared;   /* bytes */
+    const char *args;          /* one entry a parameter, comma-separated: numbers and NAME[:SIZE][=FILL] buffers */
+    unsigned threads;          /* worker threads (0: every core) */
+    coalsim_progress_fn progress;
+    void *progress_ctx;
+} coalsim_launch;
+
+/* Load PTX TEXT of LEN bytes (named NAME in messages).  NULL with "NAME:LINE:
+ * why" in ERR. */
+coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char *name, char *err, size_t cap);
+void coalsim_kernel_free(coalsim_kernel *k);
+/* The kernels (entries) of K: their mangled names; N of them. */
+size_t coalsim_kernel_count(const coalsim_kernel *k);
+const char *coalsim_kernel_name(const coalsim_kernel *k, size_t i);
+/* Run the launch L into AN (made from CFG).  0, or -1 with why in ERR: a bad
+ * launch or argument, an unsupported instruction, an illegal address (with
+ * the PTX line, the instruction, the source line, the block and lane). */
+int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
+                       const coalsim_analysis_cfg *cfg, char *err, size_t cap);
+/* N bytes at OFFSET of the last run's buffer NAME into DST.  0, or -1 if
+ * there is no such buffer or the range is outside it. */
+int coalsim_kernel_read(coalsim_kernel *k, const char *name, uint64_t offset, void *dst, size_t n);
+/* The address the last run gave buffer NAME, or 0. */
+uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name);
+
+/* How to compile a .cu file to PTX (compile.c). */
+typedef struct coalsim_compile {
+    const char *arch;                  /* "sm_90" (default) */
+    const char *const *defines;        /* NULL-terminated "NAME" or "NAME=VALUE", or NULL */
+    const char *const *includes;       /* NULL-terminated directories, or NULL */
+    const char *compiler;              /* "nvcc", "clang" or NULL: nvcc if found, else clang */
+    const char *cache_dir;             /* NULL: $XDG_CACHE_HOME/coalsim or ~/.cache/coalsim; "" no cache */
+} coalsim_compile;
+
+/* Compile PATH to PTX (malloc'd, its length in *LEN), from the cache when
+ * neither the file nor what it includes changed.  NULL with why in ERR: the
+ * compiler's command line and its errors when it fails. */
+char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len, char *err, size_t cap);
+
 /* ---- Nsight Compute's metrics, predicted (metrics.c) --------------------- */
 
 typedef struct coalsim_metric {

@@ -13,13 +13,15 @@
 #include "advise.h"
 #include "commands.h"
 #include "input.h"
+#include "kernelcmd.h"
 #include "parallel.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
-    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP
+    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
+    O_INCLUDE, O_COMPILER
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -29,7 +31,7 @@ static const struct option_def {
     const char *arg;      /* NULL: takes no value */
     const char *help;
 } options[] = {
-    {O_ARCH, "--arch", "NAME", "architecture preset (default hopper): see below"},
+    {O_ARCH, "--arch", "NAME", "architecture preset (default hopper) or sm_XX: see below"},
     {O_WARP, "--warp-size", "N", "lanes per warp, 1-32 (default 32)"},
     {O_SECTOR, "--sector", "BYTES", "global-memory sector size (default 32)"},
     {O_LINE, "--line", "BYTES", "cache line size for lines/req (default 128)"},
@@ -46,6 +48,14 @@ static const struct option_def {
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
+    {O_KERNEL, "--kernel", "NAME", "FILE.cu/.ptx: the kernel (plain, demangled as in sgemm<32>, or mangled)"},
+    {O_GRID, "--grid", "X[,Y[,Z]]", "FILE.cu/.ptx: blocks in the grid"},
+    {O_BLOCK, "--block", "X[,Y[,Z]]", "FILE.cu/.ptx: threads in a block"},
+    {O_ARGS, "--args", "LIST", "FILE.cu/.ptx: one value a parameter: numbers, buffers NAME[:SIZE][=FILL]"},
+    {O_DYNSMEM, "--dynamic-shared", "BYTES", "FILE.cu/.ptx: dynamic shared memory a block"},
+    {O_DEFINE, "--define", "NAME[=VALUE]", "FILE.cu: a macro for the compiler (repeatable)"},
+    {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
+    {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -59,7 +69,9 @@ static void help(void)
     printf("usage: coalsim [options] TRACE...\n"
            "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n"
            "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n"
-           "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n\n"
+           "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n"
+           "       coalsim FILE.cu|FILE.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST [options]\n"
+           "       coalsim trace [options] FILE   (the requests of a kernel, sketch or trace as a v1 trace)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
            "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
            "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
@@ -109,6 +121,8 @@ typedef struct {
     int hier;               /* --hier */
     const coalsim_profile *profile;   /* --profile FILE, read */
     long mlp;               /* --mlp */
+    kernel_opts kernel;     /* FILE.cu / FILE.ptx */
+    int trace_out;          /* coalsim trace: the requests as a v1 trace, no report */
 } config;
 
 #define HTML_REQUESTS 64    /* requests drawn one by one in the HTML report */
@@ -123,6 +137,7 @@ typedef struct {
 /* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
 static unsigned threads_for(const config *cf, const char *path)
 {
+    if (kernel_path(path)) return 1;      /* a kernel spreads its blocks itself */
     if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
     size_t n = strlen(path);
     if (n >= 7 && !strcmp(path + n - 7, ".sketch")) return 1;   /* a sketch is run, not split */
@@ -146,6 +161,15 @@ static int each_request(void *ctx, const coalsim_request *r, const coalsim_resul
 {
     each_ctx *e = ctx;
     const config *cf = e->cf;
+    if (cf->trace_out) {
+        for (uint32_t m = r->active; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            fprintf(e->out, "%s %s %u %s %llu %llu 0x%llx\n", coalsim_op_name(r->op), coalsim_space_name(r->space),
+                    r->size, r->label, (unsigned long long)r->block,
+                    (unsigned long long)(r->warp * cf->arch.warp_size + l), (unsigned long long)r->addr[l]);
+        }
+        return ferror(e->out) ? -1 : 0;
+    }
     if (e->keep && e->keep->n < HTML_REQUESTS) {
         size_t k = e->keep->n++;
         e->keep->req[k] = *r;
@@ -178,8 +202,10 @@ static int run(const config *cf, const char *path, FILE *out)
         return bad ? EXIT_INPUT : EXIT_OK;
     }
     input in;
-    if (input_open(&in, path, cf->arch.warp_size, cf->sets) != 0) return EXIT_INPUT;
-    const char *name = in.name;
+    int kern = kernel_path(path);
+    memset(&in, 0, sizeof in);
+    if (!kern && input_open(&in, path, cf->arch.warp_size, cf->sets) != 0) return EXIT_INPUT;
+    const char *name = kern ? path : in.name;
     int status = EXIT_OK;
     char *jbuf = NULL;
     size_t jlen = 0;
@@ -188,7 +214,7 @@ static int run(const config *cf, const char *path, FILE *out)
     coalsim_hier_cfg hcfg;
     coalsim_sm_limits lim;
     coalsim_analysis_cfg acfg = {.arch = cf->arch, .mlp = (unsigned)cf->mlp, .each_ctx = &ec};
-    if (cf->per_request || cf->html) acfg.each = each_request;
+    if (cf->per_request || cf->html || cf->trace_out) acfg.each = each_request;
     if (cf->hier) {
         coalsim_hier_preset("hopper", &hcfg);
         acfg.hier = &hcfg;
@@ -204,6 +230,17 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->html && !(ec.keep = calloc(1, sizeof *ec.keep))) goto oom;
     if (!(an = coalsim_analysis_new(&acfg))) goto oom;
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
+    if (cf->trace_out)
+        fprintf(out, "# coalsim trace of %s: every request the kernel made, every active lane, in block order\n",
+                name);
+    if (kern) {
+        if (kernel_run(path, &cf->kernel, an, &acfg, (unsigned)cf->threads) != 0 || coalsim_analysis_finish(an) != 0) {
+            if (coalsim_analysis_error(an)[0]) fprintf(stderr, "coalsim: %s: %s\n", name, coalsim_analysis_error(an));
+            status = EXIT_INPUT;
+            goto done;
+        }
+        goto report;
+    }
     int rc = coalsim_reader_drain(in.rd, coalsim_analysis_sink(an));
     /* a sketch's own error comes first: the reader's is its consequence */
     if (input_finish(&in) != 0) {
@@ -220,6 +257,8 @@ static int run(const config *cf, const char *path, FILE *out)
         status = EXIT_INPUT;
         goto done;
     }
+report:
+    if (cf->trace_out) goto done;
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "\n");
     if (ec.jreq) {
         fclose(ec.jreq);
@@ -247,7 +286,7 @@ done:
     free(jbuf);
     coalsim_analysis_free(an);
     free(ec.keep);
-    input_close(&in);
+    if (!kern) input_close(&in);
     return status;
 }
 
@@ -258,6 +297,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sketch") == 0) return sketch_main(argc - 1, argv + 1);
     config cf = {.fmt = COALSIM_TEXT};
+    /* coalsim trace FILE.cu ...: the kernel's requests as a trace */
+    if (argc > 1 && strcmp(argv[1], "trace") == 0) {
+        cf.trace_out = 1;
+        argc--, argv++;
+    }
     const char *arch_name = "hopper";
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -265,8 +309,13 @@ int main(int argc, char **argv)
     const char *profile_path = NULL;
     coalsim_profile profile;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    const char **defines = calloc((size_t)argc + 1, sizeof *defines);
+    const char **includes = calloc((size_t)argc + 1, sizeof *includes);
+    int ndefines = 0, nincludes = 0;
     cf.sets = sets;
-    if (!files || !sets) {
+    cf.kernel.defines = defines;
+    cf.kernel.includes = includes;
+    if (!files || !sets || !defines || !includes) {
         fprintf(stderr, "coalsim: out of memory\n");
         return EXIT_INPUT;
     }
@@ -283,13 +332,13 @@ int main(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             help();
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return EXIT_OK;
         }
         if (strcmp(a, "--version") == 0) {
             printf("coalsim %s\n", COALSIM_VERSION);
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return EXIT_OK;
         }
         /* --name=value or --name value */
@@ -304,19 +353,19 @@ int main(int argc, char **argv)
             if (strcmp(options[k].name, name) == 0) o = &options[k];
         if (!o) {
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return usage_error("unknown option '%s'", a);
         }
         if (o->arg) {
             val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val) {
                 free(files);
-                free(sets);
+                free(sets), free(defines), free(includes);
                 return usage_error("option %s needs a value", o->name);
             }
         } else if (eq) {
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return usage_error("option %s takes no value", o->name);
         }
         long *dst = NULL;
@@ -337,10 +386,41 @@ int main(int argc, char **argv)
         case O_HIER: cf.hier = 1; break;
         case O_PROFILE: profile_path = val; break;
         case O_MLP: dst = &cf.mlp; break;
+        case O_KERNEL: cf.kernel.kernel = val; break;
+        case O_ARGS: cf.kernel.args = val; break;
+        case O_DEFINE: defines[ndefines++] = val; break;
+        case O_INCLUDE: includes[nincludes++] = val; break;
+        case O_COMPILER:
+            if (strcmp(val, "nvcc") && strcmp(val, "clang")) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--compiler takes nvcc or clang, not '%s'", val);
+            }
+            cf.kernel.compiler = val;
+            break;
+        case O_GRID:
+        case O_BLOCK:
+            if (kernel_dims(val, o->id == O_GRID ? cf.kernel.grid : cf.kernel.block) != 0) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error(o->id == O_GRID ? "--grid takes X[,Y[,Z]] of positive numbers, not '%s'"
+                                                   : "--block takes X[,Y[,Z]] of positive numbers, not '%s'", val);
+            }
+            *(o->id == O_GRID ? &cf.kernel.have_grid : &cf.kernel.have_block) = 1;
+            break;
+        case O_DYNSMEM: {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(val, &end, 0);
+            if (*val < '0' || *val > '9' || *end || errno || v > (1ull << 20)) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--dynamic-shared takes a number of bytes, not '%s'", val);
+            }
+            cf.kernel.dynamic_shared = v;
+            break;
+        }
         case O_SET:
             if (!strchr(val, '=')) {
                 free(files);
-                free(sets);
+                free(sets), free(defines), free(includes);
                 return usage_error("--set needs NAME=VALUE, not '%s'", val);
             }
             sets[nsets++] = val;
@@ -351,8 +431,17 @@ int main(int argc, char **argv)
             char msg[128];
             snprintf(msg, sizeof msg, "%s needs a positive number, not '%.40s'", o->name, val);
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return usage_error("%s", msg);
+        }
+    }
+    /* --arch sm_XX: compile for it, model it with its family's preset */
+    cf.kernel.sm = kernel_sm_of_preset(arch_name);
+    if (!strncmp(arch_name, "sm_", 3)) {
+        cf.kernel.sm = arch_name;
+        if (!(arch_name = kernel_preset_of_sm(arch_name))) {
+            free(files), free(sets), free(defines), free(includes);
+            return usage_error("%s", "--arch sm_XX needs sm_50 or newer");
         }
     }
     if (coalsim_arch_preset(arch_name, &cf.arch) != 0) {
@@ -360,7 +449,7 @@ int main(int argc, char **argv)
         snprintf(msg, sizeof msg, "unknown architecture '%.40s' (try: fermi kepler kepler32 maxwell pascal volta "
                                   "turing ampere ada hopper)", arch_name);
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", msg);
     }
     if (warp) cf.arch.warp_size = (unsigned)warp;
@@ -376,22 +465,22 @@ int main(int argc, char **argv)
     const char *bad = coalsim_arch_check(&cf.arch);
     if (bad) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", bad);
     }
     if (cf.picture && cf.fmt != COALSIM_TEXT) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", "--picture draws in the text report, not with --json or --csv");
     }
     if (cf.hier && strcmp(cf.arch.name, "hopper") != 0) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", "--hier works with the hopper preset only (the H100's caches)");
     }
     if (cf.mlp > 64 || (cf.mlp && !profile_path)) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", cf.mlp > 64 ? "--mlp needs 1 to 64" : "--mlp needs --profile");
     }
     if (!cf.mlp) cf.mlp = 16;
@@ -401,13 +490,13 @@ int main(int argc, char **argv)
         if (!cf.hier) {
             if (pf) fclose(pf);
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return usage_error("%s", "--profile needs --hier");
         }
         if (!pf) {
             fprintf(stderr, "coalsim: %s: cannot open: %s\n", profile_path, strerror(errno));
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return EXIT_INPUT;
         }
         int unread = coalsim_profile_read(pf, profile_path, &profile, err, sizeof err);
@@ -415,25 +504,39 @@ int main(int argc, char **argv)
         if (unread) {
             fprintf(stderr, "coalsim: %s\n", err);
             free(files);
-            free(sets);
+            free(sets), free(defines), free(includes);
             return EXIT_INPUT;
         }
         cf.profile = &profile;
     }
     if (cf.html && nfiles > 1) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", "--html takes one trace");
     }
     cf.colour = isatty(fileno(stdout)) && !getenv("NO_COLOR");
     if (cf.per_request && cf.fmt == COALSIM_CSV) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");
+    }
+    int nkernels = 0;
+    for (int i = 0; i < nfiles; i++) nkernels += kernel_path(files[i]);
+    if (nkernels && (!cf.kernel.have_grid || !cf.kernel.have_block)) {
+        free(files);
+        free(sets), free(defines), free(includes);
+        return usage_error("%s", "a .cu or .ptx file needs --grid and --block (and --args for its parameters)");
+    }
+    if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
+                      ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler)) {
+        free(files);
+        free(sets), free(defines), free(includes);
+        return usage_error("%s", "--kernel, --grid, --block, --args, --dynamic-shared, --define, --include and "
+                                 "--compiler apply to .cu and .ptx files");
     }
     if (nfiles == 0) {
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return usage_error("%s", "no trace given");
     }
 
@@ -445,7 +548,7 @@ int main(int argc, char **argv)
     if (!out) {
         fprintf(stderr, "coalsim: out of memory\n");
         free(files);
-        free(sets);
+        free(sets), free(defines), free(includes);
         return EXIT_INPUT;
     }
     int status = EXIT_OK;
@@ -461,6 +564,6 @@ int main(int argc, char **argv)
     }
     free(buf);
     free(files);
-    free(sets);
+    free(sets), free(defines), free(includes);
     return status;
 }

@@ -22,7 +22,7 @@
 typedef int (*grid_block_fn)(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap);
 
 /* How far the run has come, called on the calling thread now and then. */
-typedef void (*grid_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks);
+typedef coalsim_progress_fn grid_progress_fn;
 
 typedef struct grid_job {
     uint64_t blocks;             /* blocks 0 .. blocks-1 */

@@ -1,0 +1,33 @@
+/* The command's side of the kernel front end: a .cu or .ptx file, its
+ * launch options, compiled, loaded and run into an analysis (kernelcmd.c). */
+#ifndef COALSIM_KERNELCMD_H
+#define COALSIM_KERNELCMD_H
+
+#include "coalsim.h"
+
+typedef struct kernel_opts {
+    const char *kernel;            /* --kernel */
+    unsigned grid[3], block[3];    /* --grid, --block */
+    int have_grid, have_block;
+    uint64_t dynamic_shared;       /* --dynamic-shared */
+    const char *args;              /* --args */
+    const char **defines;          /* --define, NULL-terminated */
+    const char **includes;         /* --include */
+    const char *sm;                /* sm_XX to compile for */
+    const char *compiler;          /* --compiler nvcc|clang, or NULL */
+} kernel_opts;
+
+/* 1 if PATH names a kernel file (.cu, .ptx). */
+int kernel_path(const char *path);
+/* Parse "X[,Y[,Z]]" into D (missing ones 1).  0, or -1. */
+int kernel_dims(const char *s, unsigned d[3]);
+/* The sm_XX a preset name compiles for ("hopper" -> "sm_90"), or NULL. */
+const char *kernel_sm_of_preset(const char *preset);
+/* The preset of an sm_XX ("sm_86" -> "ampere"), or NULL. */
+const char *kernel_preset_of_sm(const char *sm);
+/* Compile or read PATH and run its launch into AN (made from CFG) on THREADS
+ * workers (0: every core).  0, or -1 after printing "coalsim: ..." on stderr. */
+int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
+               unsigned threads);
+
+#endif

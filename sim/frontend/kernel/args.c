@@ -1,0 +1,242 @@
+/* The --args list: numbers for scalars, NAME[:SIZE][=FILL] for buffers. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "frontend/kernel/args.h"
+
+/* The C type of parameter K in the demangled signature SIG ("int", "float
+ * const*"), or "" if unknown. */
+static void param_type(const char *sig, unsigned k, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const char *p = sig ? strchr(sig, '(') : NULL;
+    if (!p) return;
+    p++;
+    unsigned i = 0;
+    int depth = 0;
+    const char *start = p;
+    for (; *p; p++) {
+        if (*p == '<' || *p == '(') depth++;
+        else if (*p == '>' || (*p == ')' && depth > 0)) depth--;
+        else if ((*p == ',' && depth == 0) || (*p == ')' && depth == 0)) {
+            if (i == k) {
+                size_t n = (size_t)(p - start);
+                while (n && start[0] == ' ') start++, n--;
+                if (n >= cap) n = cap - 1;
+                memcpy(out, start, n);
+                out[n] = '\0';
+                return;
+            }
+            i++;
+            start = p + 1;
+            if (*p == ')') return;
+        }
+    }
+}
+
+static int parse_size(const char *s, uint64_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9') return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno) return -1;
+    uint64_t mul = 1;
+    if (*end == 'K' || *end == 'k') mul = 1ull << 10, end++;
+    else if (*end == 'M') mul = 1ull << 20, end++;
+    else if (*end == 'G') mul = 1ull << 30, end++;
+    if (*end == 'B' || *end == 'i') end += *end == 'i' && end[1] == 'B' ? 2 : *end == 'B';
+    if (*end || x == 0 || x > (1ull << 40) / mul) return -1;
+    *v = x * mul;
+    return 0;
+}
+
+typedef struct {
+    char name[64];
+    uint64_t size;
+    char fill[256];
+    uint64_t base;
+} seen_buf;
+
+int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, const char *sig, kmem *mem,
+                unsigned char *params, size_t bytes, char *err, size_t cap)
+{
+    char *copy = strdup(list ? list : "");
+    if (!copy) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    /* split on commas; an empty list is no argument */
+    char *items[256];
+    unsigned n = 0;
+    if (*copy) {
+        for (char *s = copy, *c;; s = c + 1) {
+            if (n == 256) {
+                free(copy);
+                snprintf(err, cap, "--args: more than 256 values");
+                return -1;
+            }
+            c = strchr(s, ',');
+            if (c) *c = '\0';
+            while (*s == ' ') s++;
+            size_t len = strlen(s);
+            while (len && s[len - 1] == ' ') s[--len] = '\0';
+            items[n++] = s;
+            if (!c) break;
+        }
+    }
+    if (n != entry->nparams) {
+        snprintf(err, cap, "--args gives %u value%s; %s takes %u", n, n == 1 ? "" : "s", sig ? sig : entry->name,
+                 entry->nparams);
+        free(copy);
+        return -1;
+    }
+    seen_buf *seen = calloc(n + 1, sizeof *seen);
+    unsigned nseen = 0;
+    int rc = -1;
+    if (!seen) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const ptx_param *pp = &entry->params[k];
+        char ctype[96], what[160];
+        param_type(sig, k, ctype, sizeof ctype);
+        snprintf(what, sizeof what, "parameter %u (%s%s.%s)", k + 1, ctype, ctype[0] ? ", " : "", ptype_name(pp->type));
+        const char *s = items[k];
+        unsigned char *dst = params + off[k];
+        if (pp->is_array || !ptype_bytes(pp->type) || off[k] + ptype_bytes(pp->type) > bytes) {
+            snprintf(err, cap, "--args: %s: a parameter passed by value as bytes (a struct) is not supported", what);
+            goto done;
+        }
+        unsigned pb = ptype_bytes(pp->type);
+        if (!*s) {
+            snprintf(err, cap, "--args: %s: no value", what);
+            goto done;
+        }
+        if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_') {
+            /* a buffer (inf and nan are numbers) */
+            if (strcasecmp(s, "inf") && strcasecmp(s, "nan")) {
+                if (pb != 8 || ptype_float(pp->type)) {
+                    snprintf(err, cap, "--args: %s takes a number, not the buffer '%s'", what, s);
+                    goto done;
+                }
+                char name[64];
+                size_t nl = strcspn(s, ":=");
+                if (nl == 0 || nl >= sizeof name) {
+                    snprintf(err, cap, "--args: %s: bad buffer name '%s'", what, s);
+                    goto done;
+                }
+                memcpy(name, s, nl);
+                name[nl] = '\0';
+                for (size_t i = 0; i < nl; i++) {
+                    char c = name[i];
+                    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) {
+                        snprintf(err, cap, "--args: %s: bad buffer name '%s' (letters, digits, '_' and '.')", what, name);
+                        goto done;
+                    }
+                }
+                uint64_t size = 0;
+                const char *fill = "zero";
+                const char *q = s + nl;
+                int spec = *q != '\0';
+                if (*q == ':') {
+                    char sz[64];
+                    size_t sl = strcspn(q + 1, "=");
+                    if (sl >= sizeof sz) sl = sizeof sz - 1;
+                    memcpy(sz, q + 1, sl);
+                    sz[sl] = '\0';
+                    if (parse_size(sz, &size)) {
+                        snprintf(err, cap, "--args: %s: buffer size '%s' is not a number of bytes (K, M, G allowed)", what, sz);
+                        goto done;
+                    }
+                    q += 1 + sl;
+                }
+                if (*q == '=') fill = q + 1;
+                unsigned found = nseen;
+                for (unsigned i = 0; i < nseen; i++)
+                    if (!strcmp(seen[i].name, name)) found = i;
+                if (found < nseen) {
+                    if (spec && (size != seen[found].size || strcmp(fill, seen[found].fill))) {
+                        snprintf(err, cap, "--args: %s: buffer '%s' is described twice, differently", what, name);
+                        goto done;
+                    }
+                    memcpy(dst, &seen[found].base, 8);
+                    continue;
+                }
+                kfill kf;
+                char why[300];
+                if (kfill_parse(fill, &kf, why, sizeof why) != 0) {
+                    snprintf(err, cap, "--args: %s: %s", what, why);
+                    goto done;
+                }
+                uint64_t base = kmem_add(mem, name, size, &kf);
+                if (!base) {
+                    free(kf.bytes);
+                    snprintf(err, cap, "out of memory");
+                    goto done;
+                }
+                snprintf(seen[nseen].name, sizeof seen[nseen].name, "%s", name);
+                snprintf(seen[nseen].fill, sizeof seen[nseen].fill, "%s", fill);
+                seen[nseen].size = size;
+                seen[nseen].base = base;
+                nseen++;
+                memcpy(dst, &base, 8);
+                continue;
+            }
+        }
+        /* a number */
+        char *end;
+        errno = 0;
+        if (ptype_float(pp->type)) {
+            double v = strtod(s, &end);
+            if (*end || end == s) {
+                snprintf(err, cap, "--args: %s: '%s' is not a number", what, s);
+                goto done;
+            }
+            if (pp->type == PT_F32) {
+                float fv = (float)v;
+                memcpy(dst, &fv, 4);
+            } else if (pp->type == PT_F64) {
+                memcpy(dst, &v, 8);
+            } else {
+                uint16_t h = ptx_float_to_half((float)v);
+                memcpy(dst, &h, 2);
+            }
+            continue;
+        }
+        int neg = s[0] == '-';
+        unsigned long long u = neg ? (unsigned long long)strtoll(s, &end, 0) : strtoull(s, &end, 0);
+        if (end == s || (*end && (strchr(".eE", *end) || *end == 'n' || *end == 'i'))) {
+            if (*end == '.' || *end == 'e' || *end == 'E' || !strcasecmp(s, "inf") || !strcasecmp(s, "nan"))
+                snprintf(err, cap, "--args: %s is an integer, not '%s'", what, s);
+            else
+                snprintf(err, cap, "--args: %s: '%s' is not a number", what, s);
+            goto done;
+        }
+        if (*end || errno) {
+            snprintf(err, cap, "--args: %s: '%s' is not a number%s", what, s, errno ? " that fits" : "");
+            goto done;
+        }
+        /* does it fit the parameter? */
+        if (pb < 8) {
+            long long sv = (long long)u;
+            int fits = ptype_signed(pp->type) ? (sv >= -(1ll << (8 * pb - 1)) && sv < (1ll << (8 * pb - 1)))
+                                              : neg ? sv >= -(1ll << (8 * pb - 1)) : u < (1ull << (8 * pb));
+            if (!fits) {
+                snprintf(err, cap, "--args: %s: %s does not fit in %u bytes", what, s, pb);
+                goto done;
+            }
+        }
+        memcpy(dst, &u, pb);
+    }
+    rc = 0;
+done:
+    free(seen);
+    free(copy);
+    return rc;
+}

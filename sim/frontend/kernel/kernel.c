@@ -1,0 +1,270 @@
+/* The kernel front end: a PTX module, a kernel chosen by name, its launch
+ * run block by block on the PTX interpreter (grid.c spreads the blocks over
+ * threads) into the analysis. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coalsim.h"
+#include "frontend/grid.h"
+#include "frontend/kernel/args.h"
+#include "frontend/kernel/demangle.h"
+#include "frontend/kernel/kmem.h"
+#include "frontend/ptx/ptx.h"
+
+struct coalsim_kernel {
+    char *name;
+    ptx_module *mod;
+    kmem mem;                  /* the last run's memory */
+    int has_mem;
+};
+
+#define MAX_SMEM (227u << 10)      /* the H100's largest shared memory a block (sm_90) */
+
+coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char *name, char *err, size_t cap)
+{
+    coalsim_kernel *k = calloc(1, sizeof *k);
+    if (!k || !(k->name = strdup(name))) {
+        free(k);
+        snprintf(err, cap, "%s: out of memory", name);
+        return NULL;
+    }
+    k->mod = ptx_parse(text, len, name, err, cap);
+    if (!k->mod) {
+        free(k->name);
+        free(k);
+        return NULL;
+    }
+    unsigned entries = 0;
+    for (unsigned i = 0; i < k->mod->nfuncs; i++) entries += k->mod->funcs[i].is_entry;
+    if (!entries) {
+        snprintf(err, cap, "%s: no kernel (.entry) in this PTX", name);
+        coalsim_kernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+void coalsim_kernel_free(coalsim_kernel *k)
+{
+    if (!k) return;
+    if (k->has_mem) kmem_free(&k->mem);
+    ptx_module_free(k->mod);
+    free(k->name);
+    free(k);
+}
+
+size_t coalsim_kernel_count(const coalsim_kernel *k)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < k->mod->nfuncs; i++) n += k->mod->funcs[i].is_entry;
+    return n;
+}
+
+const char *coalsim_kernel_name(const coalsim_kernel *k, size_t i)
+{
+    for (unsigned f = 0; f < k->mod->nfuncs; f++)
+        if (k->mod->funcs[f].is_entry && i-- == 0) return k->mod->funcs[f].name;
+    return NULL;
+}
+
+/* S without spaces into OUT. */
+static void squeeze(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < cap; s++)
+        if (*s != ' ') out[n++] = *s;
+    out[n] = '\0';
+}
+
+/* The entry NAME names: mangled, demangled (with or without parameters),
+ * or plain when only one instantiation has that name. */
+static int find_entry(const coalsim_kernel *k, const char *name, char *err, size_t cap)
+{
+    const ptx_module *m = k->mod;
+    if (!name) {
+        if (coalsim_kernel_count(k) == 1)
+            for (unsigned i = 0; i < m->nfuncs; i++)
+                if (m->funcs[i].is_entry) return (int)i;
+        int n = snprintf(err, cap, "%s: %zu kernels; say which with --kernel:", k->name, coalsim_kernel_count(k));
+        for (unsigned i = 0; i < m->nfuncs && n < (int)cap; i++)
+            if (m->funcs[i].is_entry) {
+                char d[512];
+                coalsim_demangle(m->funcs[i].name, d, sizeof d);
+                n += snprintf(err + n, cap - (size_t)n, " %s", d);
+            }
+        return -1;
+    }
+    char want[512];
+    squeeze(name, want, sizeof want);
+    int plain = -1, nplain = 0;
+    for (unsigned i = 0; i < m->nfuncs; i++) {
+        if (!m->funcs[i].is_entry) continue;
+        if (!strcmp(m->funcs[i].name, name)) return (int)i;
+        char d[512], ds[512], base[256];
+        coalsim_demangle(m->funcs[i].name, d, sizeof d);
+        squeeze(d, ds, sizeof ds);
+        if (!strcmp(ds, want)) return (int)i;
+        size_t np = strcspn(ds, "(");
+        if (strlen(want) == np && !strncmp(ds, want, np)) return (int)i;
+        coalsim_demangled_base(d, base, sizeof base);
+        if (!strcmp(base, want)) plain = (int)i, nplain++;
+    }
+    if (nplain == 1) return plain;
+    if (nplain > 1) {
+        int n = snprintf(err, cap, "%s: '%s' names %d kernels; say which:", k->name, name, nplain);
+        for (unsigned i = 0; i < m->nfuncs && n < (int)cap; i++) {
+            if (!m->funcs[i].is_entry) continue;
+            char d[512], base[256];
+            coalsim_demangle(m->funcs[i].name, d, sizeof d);
+            coalsim_demangled_base(d, base, sizeof base);
+            if (!strcmp(base, want)) {
+                d[strcspn(d, "(")] = '\0';
+                n += snprintf(err + n, cap - (size_t)n, " '%s'", d);
+            }
+        }
+        return -1;
+    }
+    int n = snprintf(err, cap, "%s: no kernel named '%s'; the kernels are:", k->name, name);
+    for (unsigned i = 0; i < m->nfuncs && n < (int)cap; i++)
+        if (m->funcs[i].is_entry) {
+            char d[512];
+            coalsim_demangle(m->funcs[i].name, d, sizeof d);
+            n += snprintf(err + n, cap - (size_t)n, " %s", d);
+        }
+    return -1;
+}
+
+typedef struct {
+    pctx x;
+} worker;
+
+static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
+{
+    worker *wk = w;
+    wk->x.sink = sink;
+    if (ptx_run_block(&wk->x, b) != 0) {
+        snprintf(err, cap, "%s", wk->x.err);
+        return -1;
+    }
+    return 0;
+}
+
+int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
+                       const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    int fi = find_entry(k, l->kernel, err, cap);
+    if (fi < 0) return -1;
+    const ptx_func *entry = &k->mod->funcs[fi];
+    char sig[512];
+    coalsim_demangle(entry->name, sig, sizeof sig);
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (!threads || threads > 1024 || l->block[2] > 64) {
+        snprintf(err, cap, "%s: a block of %llu threads (%u x %u x %u): the GPU takes 1 to 1024, z at most 64", k->name,
+                 (unsigned long long)threads, l->block[0], l->block[1], l->block[2]);
+        return -1;
+    }
+    if (!blocks || l->grid[1] > 65535 || l->grid[2] > 65535 || l->grid[0] > 0x7fffffffu) {
+        snprintf(err, cap, "%s: a grid of %u x %u x %u blocks: the GPU takes x up to 2^31-1, y and z up to 65535",
+                 k->name, l->grid[0], l->grid[1], l->grid[2]);
+        return -1;
+    }
+    if (k->has_mem) kmem_free(&k->mem);
+    k->has_mem = 0;
+    if (kmem_init(&k->mem) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    k->has_mem = 1;
+    ptx_program prog;
+    if (ptx_program_build(&prog, k->mod, fi, &k->mem, err, cap) != 0) {
+        ptx_program_free(&prog);
+        return -1;
+    }
+    int rc = -1;
+    worker *wk = NULL;
+    void **wp = NULL;
+    const pfunc *pf = prog.funcs[fi];
+    unsigned char *params = calloc(1, pf->param_bytes + 8);
+    if (!params) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    if (kargs_parse(l->args, entry, pf->param_off, sig, &k->mem, params, pf->param_bytes, err, cap) != 0) goto done;
+    uint64_t smem = prog.static_smem + l->dynamic_shared, user = smem - prog.smem_reserved;
+    if (user > MAX_SMEM) {
+        snprintf(err, cap, "%s: %llu bytes of shared memory a block (%llu static + %llu dynamic): the H100 allows %u",
+                 k->name, (unsigned long long)user, (unsigned long long)(prog.static_smem - prog.smem_reserved),
+                 (unsigned long long)l->dynamic_shared, MAX_SMEM);
+        goto done;
+    }
+    unsigned nthreads = l->threads;
+    if (!nthreads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
+    }
+    if (nthreads > blocks) nthreads = (unsigned)blocks;
+    wk = calloc(nthreads, sizeof *wk);
+    wp = calloc(nthreads, sizeof *wp);
+    if (!wk || !wp) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (unsigned t = 0; t < nthreads; t++) {
+        pctx *x = &wk[t].x;
+        x->prog = &prog;
+        x->mem = &k->mem;
+        memcpy(x->grid, l->grid, sizeof x->grid);
+        memcpy(x->block, l->block, sizeof x->block);
+        x->smem_bytes = smem;
+        x->smem = calloc(1, smem + 16);
+        x->kparams = params;
+        x->exec.isa = "PTX";
+        if (!x->smem) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
+        wp[t] = &wk[t];
+    }
+    grid_job job = {.blocks = blocks, .threads = nthreads, .workers = wp, .run = run_block,
+                    .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
+                    .progress_ctx = l->progress_ctx};
+    if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
+    coalsim_exec e = {.isa = "PTX"};
+    for (unsigned t = 0; t < nthreads; t++) {
+        const coalsim_exec *s = &wk[t].x.exec;
+        e.blocks += s->blocks;
+        e.warps_launched += s->warps_launched;
+        e.inst_executed += s->inst_executed;
+        e.thread_inst_executed += s->thread_inst_executed;
+        for (int sp = 0; sp < COALSIM_SPACES; sp++)
+            for (int op = 0; op < COALSIM_OPS; op++) e.inst_mem[sp][op] += s->inst_mem[sp][op];
+    }
+    coalsim_analysis_set_exec(an, &e);
+    rc = 0;
+done:
+    if (wk)
+        for (unsigned t = 0; t < nthreads; t++) free(wk[t].x.smem);
+    free(wk);
+    free(wp);
+    free(params);
+    ptx_program_free(&prog);
+    return rc;
+}
+
+int coalsim_kernel_read(coalsim_kernel *k, const char *name, uint64_t offset, void *dst, size_t n)
+{
+    if (!k->has_mem) return -1;
+    const kbuf *b = kmem_buffer(&k->mem, name);
+    if (!b || offset > b->size || n > b->size - offset) return -1;
+    return kmem_read(&k->mem, b->base + offset, dst, n);
+}
+
+uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name)
+{
+    if (!k->has_mem) return 0;
+    const kbuf *b = kmem_buffer(&k->mem, name);
+    return b ? b->base : 0;
+}

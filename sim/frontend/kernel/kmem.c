@@ -1,0 +1,312 @@
+/* A kernel's global memory (see kmem.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmem.h"
+
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint32_t kfill_word(const kfill *f, uint64_t i)
+{
+    switch (f->kind) {
+    case KF_IOTA: return (uint32_t)(uint64_t)((double)i * f->step);
+    case KF_IOTAF: {
+        float v = (float)((double)i * f->step);
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        return u;
+    }
+    case KF_RANDOM: {
+        uint64_t h = mix(mix(f->seed) ^ i);
+        float v = (float)(h >> 40) * (1.0f / 16777216.0f);
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        return u;
+    }
+    case KF_RANDINT: return (uint32_t)(mix(mix(f->seed) ^ i) % f->n);
+    case KF_FILE:
+    case KF_BYTES: {
+        uint32_t u = 0;
+        for (unsigned k = 0; k < 4; k++)
+            if (i * 4 + k < f->nbytes) u |= (uint32_t)f->bytes[i * 4 + k] << (8 * k);
+        return u;
+    }
+    case KF_ZERO:
+    default: return 0;
+    }
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!*s || *s == '-') return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (*end || errno) return -1;
+    *v = x;
+    return 0;
+}
+
+int kfill_parse(const char *s, kfill *f, char *err, size_t cap)
+{
+    memset(f, 0, sizeof *f);
+    f->step = 1;
+    if (!strcmp(s, "zero")) return 0;
+    if (!strncmp(s, "iotaf", 5) && (s[5] == '\0' || s[5] == ':')) {
+        f->kind = KF_IOTAF;
+        if (s[5] == ':') {
+            char *end;
+            f->step = strtod(s + 6, &end);
+            if (*end || end == s + 6) goto bad;
+        }
+        return 0;
+    }
+    if (!strncmp(s, "iota", 4) && (s[4] == '\0' || s[4] == ':')) {
+        f->kind = KF_IOTA;
+        uint64_t st;
+        if (s[4] == ':') {
+            if (parse_u64(s + 5, &st)) goto bad;
+            f->step = (double)st;
+        }
+        return 0;
+    }
+    if (!strncmp(s, "random:", 7)) {
+        f->kind = KF_RANDOM;
+        if (parse_u64(s + 7, &f->seed)) goto bad;
+        return 0;
+    }
+    if (!strncmp(s, "randint:", 8)) {
+        f->kind = KF_RANDINT;
+        char tmp[64];
+        const char *colon = strchr(s + 8, ':');
+        if (!colon || (size_t)(colon - (s + 8)) >= sizeof tmp) goto bad;
+        memcpy(tmp, s + 8, (size_t)(colon - (s + 8)));
+        tmp[colon - (s + 8)] = '\0';
+        if (parse_u64(tmp, &f->seed) || parse_u64(colon + 1, &f->n) || f->n == 0) goto bad;
+        return 0;
+    }
+    if (!strncmp(s, "file:", 5)) {
+        f->kind = KF_FILE;
+        FILE *fp = fopen(s + 5, "rb");
+        if (!fp) {
+            snprintf(err, cap, "cannot open '%s': %s", s + 5, strerror(errno));
+            return -1;
+        }
+        size_t capb = 1 << 16, n = 0;
+        unsigned char *b = malloc(capb);
+        for (size_t got; b && (got = fread(b + n, 1, capb - n, fp)) > 0;) {
+            n += got;
+            if (n == capb) {
+                unsigned char *nb = realloc(b, capb *= 2);
+                if (!nb) free(b);
+                b = nb;
+            }
+        }
+        int bad = ferror(fp);
+        fclose(fp);
+        if (!b || bad) {
+            free(b);
+            snprintf(err, cap, "cannot read '%s'", s + 5);
+            return -1;
+        }
+        f->bytes = b;
+        f->nbytes = n;
+        return 0;
+    }
+bad:
+    snprintf(err, cap, "fill '%s' is not zero, iota[:STEP], iotaf[:STEP], random:SEED, randint:SEED:N or file:PATH", s);
+    return -1;
+}
+
+int kmem_init(kmem *m)
+{
+    memset(m, 0, sizeof *m);
+    m->next_base = KMEM_BASE;
+    m->next_var = KMEM_VAR_BASE;
+    m->nslots = 1024;
+    m->slots = calloc(m->nslots, sizeof *m->slots);
+    if (!m->slots) return -1;
+    pthread_mutex_init(&m->mu, NULL);
+    return 0;
+}
+
+void kmem_free(kmem *m)
+{
+    if (!m->slots) return;
+    for (size_t i = 0; i < m->nslots; i++) free(m->slots[i].page);
+    for (size_t i = 0; i < m->nbufs; i++) {
+        free(m->bufs[i].name);
+        free(m->bufs[i].fill.bytes);
+    }
+    free(m->bufs);
+    free(m->slots);
+    pthread_mutex_destroy(&m->mu);
+    memset(m, 0, sizeof *m);
+}
+
+static kbuf *new_buf(kmem *m, const char *name)
+{
+    if (m->nbufs == m->capbufs) {
+        size_t cap = m->capbufs ? m->capbufs * 2 : 8;
+        kbuf *b = realloc(m->bufs, cap * sizeof *b);
+        if (!b) return NULL;
+        m->bufs = b;
+        m->capbufs = cap;
+    }
+    kbuf *b = &m->bufs[m->nbufs];
+    memset(b, 0, sizeof *b);
+    if (!(b->name = strdup(name))) return NULL;
+    m->nbufs++;
+    return b;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+uint64_t kmem_add(kmem *m, const char *name, uint64_t size, kfill *f)
+{
+    kbuf *b = new_buf(m, name);
+    if (!b) return 0;
+    b->base = m->next_base;
+    b->sized = size != 0;
+    b->size = size ? size : KMEM_UNSIZED;
+    b->fill = *f;
+    memset(f, 0, sizeof *f);
+    m->next_base = align_up(b->base + b->size, KMEM_GAP);
+    return b->base;
+}
+
+uint64_t kmem_add_var(kmem *m, const char *name, uint64_t size, unsigned align, const unsigned char *init)
+{
+    kbuf *b = new_buf(m, name);
+    if (!b) return 0;
+    b->base = align_up(m->next_var, align < 256 ? 256 : align);
+    b->sized = 1;
+    b->size = size ? size : 1;
+    b->fill.kind = KF_ZERO;
+    if (init) {
+        b->fill.kind = KF_BYTES;
+        if (!(b->fill.bytes = malloc(size))) return 0;
+        memcpy(b->fill.bytes, init, size);
+        b->fill.nbytes = size;
+    }
+    m->next_var = b->base + b->size;
+    return b->base;
+}
+
+const kbuf *kmem_find(const kmem *m, uint64_t addr, uint64_t n)
+{
+    for (size_t i = 0; i < m->nbufs; i++) {
+        const kbuf *b = &m->bufs[i];
+        if (addr >= b->base && addr - b->base < b->size && n <= b->size - (addr - b->base)) return b;
+    }
+    return NULL;
+}
+
+const kbuf *kmem_buffer(const kmem *m, const char *name)
+{
+    for (size_t i = 0; i < m->nbufs; i++)
+        if (!strcmp(m->bufs[i].name, name)) return &m->bufs[i];
+    return NULL;
+}
+
+/* Fill PAGE (number PN) from the buffers it overlaps. */
+static void fill_page(const kmem *m, uint64_t pn, unsigned char *page)
+{
+    uint64_t lo = pn * KMEM_PAGE, hi = lo + KMEM_PAGE;
+    for (size_t i = 0; i < m->nbufs; i++) {
+        const kbuf *b = &m->bufs[i];
+        uint64_t s = lo > b->base ? lo : b->base, e = hi < b->base + b->size ? hi : b->base + b->size;
+        if (s >= e || b->fill.kind == KF_ZERO) continue;
+        /* word by word: buffers are 256-byte aligned, so words do not straddle pages */
+        for (uint64_t a = s & ~3ull; a < e; a += 4) {
+            uint32_t w = kfill_word(&b->fill, (a - b->base) / 4);
+            for (unsigned k = 0; k < 4; k++)
+                if (a + k >= s && a + k < e) page[a + k - lo] = (unsigned char)(w >> (8 * k));
+        }
+    }
+}
+
+static size_t slot_of(const kmem *m, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (m->nslots - 1);
+}
+
+static int grow(kmem *m)
+{
+    size_t n = m->nslots * 2;
+    kpage_slot *s = calloc(n, sizeof *s);
+    if (!s) return -1;
+    kpage_slot *old = m->slots;
+    size_t oldn = m->nslots;
+    m->slots = s;
+    m->nslots = n;
+    for (size_t i = 0; i < oldn; i++)
+        if (old[i].key) {
+            size_t h = slot_of(m, old[i].key);
+            while (m->slots[h].key) h = (h + 1) & (n - 1);
+            m->slots[h] = old[i];
+        }
+    free(old);
+    return 0;
+}
+
+unsigned char *kmem_page(kmem *m, kmem_tlb *t, uint64_t addr, int *oom)
+{
+    uint64_t pn = addr / KMEM_PAGE, key = pn + 1;
+    unsigned ti = (unsigned)(pn % KMEM_TLB);
+    if (t && t->tag[ti] == key) return t->page[ti];
+    *oom = 0;
+    const kbuf *b = kmem_find(m, addr, 1);
+    if (!b) return NULL;
+    pthread_mutex_lock(&m->mu);
+    size_t h = slot_of(m, key);
+    while (m->slots[h].key && m->slots[h].key != key) h = (h + 1) & (m->nslots - 1);
+    unsigned char *page = m->slots[h].page;
+    if (!m->slots[h].key) {
+        page = calloc(1, KMEM_PAGE);
+        if (!page || ((m->used + 1) * 2 > m->nslots && grow(m) != 0)) {
+            free(page);
+            pthread_mutex_unlock(&m->mu);
+            *oom = 1;
+            return NULL;
+        }
+        fill_page(m, pn, page);
+        h = slot_of(m, key);
+        while (m->slots[h].key) h = (h + 1) & (m->nslots - 1);
+        m->slots[h].key = key;
+        m->slots[h].page = page;
+        m->used++;
+        m->pages++;
+    }
+    pthread_mutex_unlock(&m->mu);
+    if (t) {
+        uint64_t lo = pn * KMEM_PAGE, hi = lo + KMEM_PAGE;
+        t->tag[ti] = key;
+        t->page[ti] = page;
+        t->lo[ti] = lo > b->base ? lo : b->base;
+        t->hi[ti] = hi < b->base + b->size ? hi : b->base + b->size;
+    }
+    return page;
+}
+
+int kmem_read(kmem *m, uint64_t addr, void *dst, size_t n)
+{
+    unsigned char *d = dst;
+    while (n) {
+        int oom;
+        unsigned char *page = kmem_page(m, NULL, addr, &oom);
+        if (!page) return -1;
+        size_t off = (size_t)(addr % KMEM_PAGE), k = KMEM_PAGE - off < n ? KMEM_PAGE - off : n;
+        memcpy(d, page + off, k);
+        d += k, addr += k, n -= k;
+    }
+    return 0;
+}

@@ -1,0 +1,384 @@
+/* The PTX front end's inner parts: the module a .ptx file parses into, the
+ * decoded instructions the interpreter runs, and the interpreter's state.
+ *
+ *   text ─► ptx_lex ─► ptx_parse ─► ptx_module (functions of raw statements)
+ *                                        │ ptx_decode (one function and its callees)
+ *                                        ▼
+ *            pinst[]: opcode, handler, operand slots, branch targets,
+ *                     reconvergence points (ptx_cfg), source labels
+ *                                        │ ptx_exec: blocks of warps, a SIMT
+ *                                        ▼ stack a call frame, barriers
+ *                      warp requests ─► coalsim_sink
+ *
+ * Registers live in slots of 32 lanes x 64 bits: a value of a narrower type
+ * sits in the low bits.  Predicates are one 32-bit lane mask each.
+ * Immediates and special registers (%tid.x, ...) are slots too, filled when
+ * a warp starts, so every operand is a slot and every handler is a loop
+ * over lanes. */
+#ifndef COALSIM_PTX_H
+#define COALSIM_PTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalsim.h"
+#include "frontend/kernel/kmem.h"
+
+/* ---- types ---- */
+typedef enum {
+    PT_NONE = 0,
+    PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+    PT_U8, PT_U16, PT_U32, PT_U64,
+    PT_S8, PT_S16, PT_S32, PT_S64,
+    PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64,
+    PT_PRED,
+    PT_COUNT
+} ptype;
+
+unsigned ptype_bytes(ptype t);      /* 1..16; 0 for none and pred */
+int ptype_signed(ptype t);
+int ptype_float(ptype t);           /* f16, bf16 (and x2), f32, f64 */
+ptype ptype_parse(const char *s);   /* "s32" -> PT_S32, or PT_NONE */
+const char *ptype_name(ptype t);
+
+/* ---- the lexer ---- */
+typedef enum { TK_EOF, TK_IDENT, TK_DIR, TK_INT, TK_F32, TK_F64, TK_FLOAT, TK_STRING, TK_PUNCT } tkind;
+
+typedef struct token {
+    tkind kind;
+    const char *s;       /* into the text */
+    unsigned len;
+    unsigned line;
+    int space_before;    /* whitespace (or a comment) before it */
+    uint64_t ival;       /* TK_INT value; TK_F32/TK_F64 bits */
+    double fval;         /* TK_FLOAT */
+} token;
+
+typedef struct ptx_lexer {
+    const char *p, *end;
+    unsigned line;
+    token cur;
+    char err[256];
+    int failed;
+} ptx_lexer;
+
+void ptx_lex_init(ptx_lexer *lx, const char *text, size_t len);
+/* Advance: lx->cur becomes the next token (TK_EOF at the end). */
+void ptx_lex_advance(ptx_lexer *lx);
+int ptx_tok_is(const token *t, const char *s);   /* exactly this text */
+
+/* ---- the module ---- */
+
+/* A raw instruction: the opcode and its dot-modifiers, the operands as the
+ * parser split them; decoded later, only in functions that are run. */
+#define PTX_MAX_MODS 12
+#define PTX_MAX_OPS 8
+
+typedef enum { RO_REG, RO_IMM, RO_FIMM, RO_FLOAT, RO_ADDR, RO_VEC, RO_LIST, RO_SINK } rokind;
+
+/* Names point into the module's string arena. */
+typedef struct raw_operand {
+    rokind kind;
+    int neg;                   /* '!' before a predicate */
+    const char *name;          /* register, symbol, label or special register ("%tid.x") */
+    const char *name2;         /* "%p1|%p2": the second predicate */
+    uint64_t imm;              /* RO_IMM value; RO_FIMM bits (f32 when fimm_bytes is 4) */
+    unsigned fimm_bytes;
+    double fval;               /* RO_FLOAT: a decimal float literal */
+    int64_t off;               /* RO_ADDR: [name+off] or [off] (name NULL) */
+    unsigned nvec;             /* RO_VEC / RO_LIST members */
+    const char **vec;          /* NULL member: '_' */
+} raw_operand;
+
+typedef struct raw_inst {
+    unsigned line;             /* PTX line */
+    unsigned file, src_line;   /* .loc in force: file number, line (0: none) */
+    unsigned inl_file, inl_line;   /* the outermost inlined_at, or 0 */
+    const char *guard;         /* NULL or the guard predicate */
+    int guard_neg;
+    const char *label;         /* not NULL: a label, not an instruction */
+    char opcode[24];
+    char mods[PTX_MAX_MODS][24];
+    unsigned nmods;
+    raw_operand ops[PTX_MAX_OPS];
+    unsigned nops;
+} raw_inst;
+
+typedef enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM, SP_GENERIC, SP_COUNT } pspace;
+
+typedef struct ptx_var {
+    const char *name;
+    pspace space;
+    ptype type;
+    unsigned align;
+    uint64_t bytes;            /* 0 for an extern array (dynamic shared) */
+    int is_extern;
+    unsigned char *init;       /* initial bytes or NULL */
+    unsigned line;
+    int func;                  /* declared in function FUNC (-1: module) */
+} ptx_var;
+
+typedef struct ptx_param {
+    const char *name;
+    ptype type;
+    uint64_t bytes;            /* a .b8 array: its size */
+    unsigned align;
+    int is_array;
+} ptx_param;
+
+typedef struct ptx_reg_decl {
+    const char *prefix;        /* "%r" for %r<5>, or the full name */
+    unsigned count;            /* 0: a single register named prefix */
+    ptype type;
+} ptx_reg_decl;
+
+typedef struct ptx_func {
+    const char *name;
+    int is_entry, has_body;
+    unsigned line;
+    ptx_param *params;         /* the inputs */
+    unsigned nparams;
+    ptx_param *rets;           /* a .func's return params */
+    unsigned nrets;
+    ptx_reg_decl *regs;
+    unsigned nregs;
+    raw_inst *insts;           /* instructions and labels, in order */
+    unsigned ninsts, capinsts;
+    unsigned maxntid[3], reqntid[3];
+} ptx_func;
+
+typedef struct ptx_arena_chunk ptx_arena_chunk;
+
+typedef struct ptx_module {
+    char *name;                /* the file, for messages */
+    ptx_arena_chunk *arena;    /* strings and operand lists */
+    unsigned version_major, version_minor;
+    char target[32];
+    ptx_var *vars;
+    unsigned nvars, capvars;
+    ptx_func *funcs;
+    unsigned nfuncs, capfuncs;
+    char **files;              /* .file N "path": files[N] (NULL where absent) */
+    unsigned nfiles;
+} ptx_module;
+
+/* Parse TEXT (named NAME).  NULL on error with "NAME:LINE: why" in ERR. */
+ptx_module *ptx_parse(const char *text, size_t len, const char *name, char *err, size_t cap);
+void ptx_module_free(ptx_module *m);
+int ptx_find_func(const ptx_module *m, const char *name);
+
+#define PTX_SMEM_RESERVED 1024u
+
+/* ---- decoded code ---- */
+
+typedef enum {
+    K_OP,          /* a data instruction: call fn */
+    K_MEM,         /* a memory instruction (fn too): the warp yields after it */
+    K_BRA, K_CALL, K_RET, K_EXIT, K_BAR, K_NOP, K_TRAP, K_UNSUPPORTED
+} pkind;
+
+struct pctx;
+struct pwarp;
+struct pinst;
+typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, uint32_t m);
+
+typedef struct pinst {
+    pkind kind;
+    pop_fn fn;
+    uint8_t type, type2;       /* ptype of the result and, where different, the source */
+    uint8_t sub;               /* an op-specific selector (compare, shfl mode, atomic op, ...) */
+    uint8_t sub2;              /* setp's boolean combination, rounding mode, ... */
+    uint8_t space;             /* pspace of a memory instruction */
+    uint8_t nvec;              /* vector members of ld/st (1, 2, 4) */
+    uint8_t flags;             /* PF_* */
+    int16_t guard;             /* predicate index, or -1 */
+    uint8_t guard_neg;
+    uint8_t npred_neg;         /* bit k: predicate source k is negated */
+    uint32_t d, d2;            /* destination slots (d2: setp's second predicate, shfl's predicate) */
+    uint32_t a, b, c, e;       /* source slots (or predicate indices for predicate operands) */
+    uint32_t v[4];             /* ld/st vector members (slots) */
+    int64_t off;               /* address offset */
+    uint32_t addr_slot;        /* address register slot, or UINT32_MAX for [sym+off] / [off] */
+    uint64_t addr_base;        /* [sym+off]: the symbol's address in its space */
+    int addr_local_sym;        /* the symbol is a .local variable: frame-relative */
+    uint32_t target;           /* bra: instruction index; call: callee function index */
+    uint32_t reconv;           /* bra: the immediate post-dominator's instruction index */
+    int8_t cs_space, cs_op;    /* memory instructions: the coalsim space and op they count as (-1: none) */
+    uint32_t line;             /* PTX line */
+    const char *label;         /* memory instructions: the access label */
+    const char *text;          /* the opcode with modifiers, for messages */
+    uint32_t call_args, call_nargs, call_rets, call_nrets;   /* call: indices into the function's call table */
+} pinst;
+
+#define PF_SAT 1
+#define PF_FTZ 2
+#define PF_VOLATILE 4
+#define PF_WIDE 8
+#define PF_HI 16
+#define PF_UNI 32
+#define PF_APPROX 64
+#define PF_RED 128
+
+typedef struct pcall_arg {
+    uint32_t caller_off;       /* the caller's call-site param (offset in its param area) */
+    uint32_t bytes;
+} pcall_arg;
+
+/* A decoded function. */
+typedef struct pfunc {
+    int index;                 /* in the module */
+    const ptx_func *src;
+    pinst *code;
+    uint32_t ncode;
+    uint32_t nslots;           /* register slots incl. constants and specials */
+    uint32_t npreds;
+    uint64_t *consts;          /* constant slots' values: consts[k] for slot const_first + k */
+    uint32_t const_first, nconsts;
+    uint32_t special_first;    /* special-register slots: specials[k] for slot special_first + k */
+    uint8_t *specials;         /* which special register each special slot is (sreg enum) */
+    uint32_t nspecials;
+    uint32_t param_bytes;      /* per-lane bytes: inputs, returns, call-site params */
+    uint32_t *param_off;       /* input k's offset */
+    uint32_t *ret_off;         /* return k's offset */
+    uint64_t local_bytes;      /* per-lane .local bytes of this frame */
+    pcall_arg *calls;          /* call-site argument tables */
+    uint32_t ncalls;
+    void *dec;                 /* the decoder's scratch state while decoding */
+} pfunc;
+
+typedef enum {
+    SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+    SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+    SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+    SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
+    SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYN_SMEM, SR_TOTAL_SMEM,
+    SR_COUNT
+} sreg;
+
+/* The program: the entry and every function it may call, decoded. */
+typedef struct ptx_program {
+    const ptx_module *mod;
+    pfunc **funcs;             /* by module function index; NULL where not decoded */
+    int entry;
+    uint64_t static_smem;      /* bytes of .shared variables, the reserved ones included */
+    uint64_t smem_reserved;    /* the system's shared bytes before the variables (1 KiB from sm_80 on) */
+    uint64_t const_bytes;
+    unsigned char *const_bank; /* the .const variables, initialised */
+    uint64_t *var_addr;        /* each module variable's address in its space */
+    char **labels;             /* the access labels (owned) */
+    unsigned nlabels, caplabels;
+    kmem *mem;                 /* global memory (module .global variables live there too) */
+} ptx_program;
+
+/* Decode the entry function ENTRY and its callees.  0, or -1 with "FILE:LINE:
+ * why" in ERR.  Module .global variables get addresses in MEM. */
+int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem, char *err, size_t cap);
+void ptx_program_free(ptx_program *p);
+
+/* The handler of a raw instruction, with operand checks: 0, or -1 and ERR. */
+int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
+
+/* Reconvergence points of F's branches (the immediate post-dominators). */
+int ptx_cfg_reconv(pfunc *f);
+
+/* ---- execution ---- */
+
+#define PTX_MAX_DEPTH 64
+
+typedef struct simt_entry {
+    uint32_t pc, rpc, mask;
+} simt_entry;
+
+typedef struct pframe {
+    const pfunc *fn;
+    uint32_t called;           /* lanes that entered this frame */
+    uint64_t *regs;            /* nslots * 32 */
+    uint32_t *preds;           /* npreds */
+    uint8_t *params;           /* param_bytes per lane, lane-major: lane l at params + l * param_bytes */
+    uint64_t local_base;       /* this frame's .local variables in the thread's local space */
+    simt_entry *stack;
+    uint32_t sp, cap;
+    uint32_t call_pc;          /* in the caller: the call instruction */
+} pframe;
+
+typedef enum { W_RUN, W_BAR, W_DONE } wstate;
+
+typedef struct pwarp {
+    pframe frames[PTX_MAX_DEPTH];
+    unsigned depth;
+    uint32_t alive;            /* lanes that exist */
+    uint32_t exited;
+    wstate state;
+    unsigned index;            /* warp in its block */
+    uint64_t clock;            /* instructions issued */
+    uint8_t *local;            /* lane-major local memory: lane l at local + l * local_cap */
+    uint64_t local_cap, local_top;
+} pwarp;
+
+typedef struct pctx {
+    const ptx_program *prog;
+    kmem *mem;
+    kmem_tlb tlb;
+    coalsim_sink sink;
+    unsigned grid[3], block[3];
+    uint64_t block_id;          /* linear */
+    unsigned bx, by, bz;        /* block index */
+    uint8_t *smem;              /* this block's shared memory */
+    uint64_t smem_bytes;
+    const uint8_t *kparams;     /* the kernel's parameter bytes */
+    coalsim_exec exec;
+    char err[512];
+} pctx;
+
+/* Run block B of the grid in X.  0, or -1 with X->err. */
+int ptx_run_block(pctx *x, uint64_t b);
+
+/* An error at instruction IN: "FILE:LINE (PTX line N: text): what". */
+int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Emit the memory request of IN for lanes M at the report addresses A. */
+int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
+             const uint64_t *a);
+
+/* Lane loops: BODY runs with l set to each lane of M. */
+#define LANES(m, ...)                                                                        \
+    do {                                                                                     \
+        uint32_t m_ = (m);                                                                   \
+        if (m_ == 0xffffffffu) {                                                             \
+            for (int l = 0; l < 32; l++) { __VA_ARGS__; }                                    \
+        } else {                                                                             \
+            for (; m_; m_ &= m_ - 1) {                                                       \
+                int l = __builtin_ctz(m_);                                                   \
+                __VA_ARGS__;                                                                 \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+#define SLOT(w, s) ((w)->frames[(w)->depth - 1].regs + (size_t)(s) * 32)
+#define PRED(w, s) ((w)->frames[(w)->depth - 1].preds[(s)])
+
+/* Handler lookup by mnemonic for the decoder (ops_*.c): each file's table. */
+typedef struct pop_entry {
+    const char *name;          /* the opcode */
+    int (*decode)(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
+} pop_entry;
+
+extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[];
+
+/* Decoding helpers shared by the ops files (ptx_decode.c). */
+int ptx_dec_dst(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *slot, char *err, size_t cap);
+int ptx_dec_src(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, ptype t, uint32_t *slot, char *err, size_t cap);
+int ptx_dec_pred(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *idx, int *neg, char *err, size_t cap);
+int ptx_dec_addr(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst *in, char *err, size_t cap);
+int ptx_has_mod(const raw_inst *ri, const char *mod);
+ptype ptx_mod_type(const raw_inst *ri, unsigned nth);   /* the NTH type modifier (0 = first), or PT_NONE */
+int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* f16 <-> f32, round to nearest even. */
+float ptx_half_to_float(uint16_t h);
+uint16_t ptx_float_to_half(float f);
+float ptx_bf16_to_float(uint16_t h);
+uint16_t ptx_float_to_bf16(float f);
+
+#endif

@@ -1,0 +1,385 @@
+/* The SIMT interpreter: a block's warps run in turns (a warp runs until it
+ * issues a memory instruction, reaches a barrier or exits, so warps' requests
+ * interleave as on the GPU), each warp with a stack of call frames and each
+ * frame with a reconvergence stack: a divergent branch runs its taken lanes,
+ * then its other lanes, up to the branch's immediate post-dominator, where
+ * they continue together. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx.h"
+
+int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...)
+{
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *src = in && in->label ? in->label : NULL;
+    if (in)
+        snprintf(x->err, sizeof x->err, "%s:%u: %s%s%s%s: block (%u,%u,%u): %s", x->prog->mod->name, in->line,
+                 in->text ? in->text : "?", src ? " (" : "", src ? src : "", src ? ")" : "", x->bx, x->by, x->bz, msg);
+    else
+        snprintf(x->err, sizeof x->err, "%s: block (%u,%u,%u): %s", x->prog->mod->name, x->bx, x->by, x->bz, msg);
+    return -1;
+}
+
+static uint64_t special_value(const pctx *x, const pwarp *w, sreg r, unsigned lane)
+{
+    unsigned t = w->index * 32 + lane;
+    unsigned bx = x->block[0], by = x->block[1];
+    switch (r) {
+    case SR_TID_X: return t % bx;
+    case SR_TID_Y: return t / bx % by;
+    case SR_TID_Z: return t / (bx * by);
+    case SR_NTID_X: return x->block[0];
+    case SR_NTID_Y: return x->block[1];
+    case SR_NTID_Z: return x->block[2];
+    case SR_CTAID_X: return x->bx;
+    case SR_CTAID_Y: return x->by;
+    case SR_CTAID_Z: return x->bz;
+    case SR_NCTAID_X: return x->grid[0];
+    case SR_NCTAID_Y: return x->grid[1];
+    case SR_NCTAID_Z: return x->grid[2];
+    case SR_LANEID: return lane;
+    case SR_WARPID: return w->index;
+    case SR_NWARPID: return 64;
+    case SR_SMID: return x->block_id % 132;
+    case SR_NSMID: return 132;
+    case SR_GRIDID: return 1;
+    case SR_LANEMASK_EQ: return 1u << lane;
+    case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+    case SR_LANEMASK_LT: return (1u << lane) - 1;
+    case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
+    case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
+    case SR_CLOCK: return (uint32_t)w->clock;
+    case SR_CLOCK64:
+    case SR_GLOBALTIMER: return w->clock;
+    case SR_DYN_SMEM: return x->smem_bytes - x->prog->static_smem;
+    case SR_TOTAL_SMEM: return x->smem_bytes;
+    default: return 0;
+    }
+}
+
+/* Make room for LANES' local memory up to TOP bytes a lane. */
+static int local_reserve(pwarp *w, uint64_t top)
+{
+    if (top <= w->local_cap) return 0;
+    uint64_t cap = w->local_cap ? w->local_cap : 256;
+    while (cap < top) cap *= 2;
+    uint8_t *n = calloc(32, (size_t)cap);
+    if (!n) return -1;
+    for (int l = 0; l < 32 && w->local; l++) memcpy(n + (size_t)l * cap, w->local + (size_t)l * w->local_cap, (size_t)w->local_cap);
+    free(w->local);
+    w->local = n;
+    w->local_cap = cap;
+    return 0;
+}
+
+/* Push a frame of FN for lanes MASK; the caller fills its parameters. */
+static pframe *push_frame(pctx *x, pwarp *w, const pfunc *fn, uint32_t mask, uint64_t local_base)
+{
+    if (w->depth == PTX_MAX_DEPTH) return NULL;
+    pframe *fr = &w->frames[w->depth];
+    memset(fr, 0, sizeof *fr);
+    fr->fn = fn;
+    fr->called = mask;
+    fr->regs = malloc((size_t)fn->nslots * 32 * sizeof *fr->regs);
+    fr->preds = calloc(fn->npreds, sizeof *fr->preds);
+    fr->params = calloc(32, fn->param_bytes ? fn->param_bytes : 1);
+    fr->cap = 8;
+    fr->stack = malloc(fr->cap * sizeof *fr->stack);
+    if (!fr->regs || !fr->preds || !fr->params || !fr->stack || local_reserve(w, local_base + fn->local_bytes) != 0) {
+        free(fr->regs), free(fr->preds), free(fr->params), free(fr->stack);
+        return NULL;
+    }
+    memset(fr->regs, 0, (size_t)fn->const_first * 32 * sizeof *fr->regs);
+    for (uint32_t k = 0; k < fn->nconsts; k++) {
+        uint64_t *s = fr->regs + (size_t)(fn->const_first + k) * 32, v = fn->consts[k];
+        for (int l = 0; l < 32; l++) s[l] = v;
+    }
+    for (uint32_t k = 0; k < fn->nspecials; k++) {
+        uint64_t *s = fr->regs + (size_t)(fn->special_first + k) * 32;
+        for (unsigned l = 0; l < 32; l++) s[l] = special_value(x, w, (sreg)fn->specials[k], l);
+    }
+    fr->local_base = local_base;
+    fr->stack[0] = (simt_entry){0, fn->ncode, mask};
+    fr->sp = 1;
+    w->depth++;
+    return fr;
+}
+
+static void pop_frame(pwarp *w)
+{
+    pframe *fr = &w->frames[--w->depth];
+    free(fr->regs), free(fr->preds), free(fr->params), free(fr->stack);
+    fr->regs = NULL;
+}
+
+static int simt_push(pframe *fr, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (fr->sp == fr->cap) {
+        uint32_t cap = fr->cap * 2;
+        simt_entry *s = realloc(fr->stack, cap * sizeof *s);
+        if (!s) return -1;
+        fr->stack = s;
+        fr->cap = cap;
+    }
+    fr->stack[fr->sp++] = (simt_entry){pc, rpc, mask};
+    return 0;
+}
+
+/* Lanes E leave frame FR (ret) or the kernel (exit, every frame). */
+static void drop_lanes(pframe *fr, uint32_t e)
+{
+    for (uint32_t i = 0; i < fr->sp; i++) fr->stack[i].mask &= ~e;
+}
+
+/* Refresh the clock special registers of the top frame. */
+static void tick(pctx *x, pwarp *w)
+{
+    pframe *fr = &w->frames[w->depth - 1];
+    const pfunc *fn = fr->fn;
+    for (uint32_t k = 0; k < fn->nspecials; k++) {
+        sreg r = (sreg)fn->specials[k];
+        if (r == SR_CLOCK || r == SR_CLOCK64 || r == SR_GLOBALTIMER) {
+            uint64_t *s = fr->regs + (size_t)(fn->special_first + k) * 32;
+            for (unsigned l = 0; l < 32; l++) s[l] = special_value(x, w, r, l);
+        }
+    }
+}
+
+/* Return to the caller: copy the results of the lanes that came back. */
+static void return_to_caller(pwarp *w)
+{
+    pframe *cal = &w->frames[w->depth - 1];
+    pframe *caller = &w->frames[w->depth - 2];
+    const pinst *ci = &caller->fn->code[caller->stack[caller->sp - 1].pc];
+    const pfunc *cf = cal->fn;
+    uint32_t back = cal->called & ~w->exited;
+    for (uint32_t k = 0; k < ci->call_nrets; k++) {
+        const pcall_arg *a = &caller->fn->calls[ci->call_rets + k];
+        for (uint32_t m = back; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            memcpy(caller->params + (size_t)l * caller->fn->param_bytes + a->caller_off,
+                   cal->params + (size_t)l * cf->param_bytes + cf->ret_off[k], a->bytes);
+        }
+    }
+    pop_frame(w);
+    w->frames[w->depth - 1].stack[w->frames[w->depth - 1].sp - 1].pc++;
+}
+
+static int do_call(pctx *x, pwarp *w, pframe *fr, const pinst *in, uint32_t m)
+{
+    const pfunc *callee = x->prog->funcs[in->target];
+    if (!callee) {
+        /* vprintf: printing is not modelled; it returns 0 */
+        for (uint32_t k = 0; k < in->call_nrets; k++) {
+            const pcall_arg *a = &fr->fn->calls[in->call_rets + k];
+            for (uint32_t mm = m; mm; mm &= mm - 1)
+                memset(fr->params + (size_t)__builtin_ctz(mm) * fr->fn->param_bytes + a->caller_off, 0, a->bytes);
+        }
+        fr->stack[fr->sp - 1].pc++;
+        return 0;
+    }
+    pframe *cal = push_frame(x, w, callee, m, fr->local_base + fr->fn->local_bytes);
+    if (!cal && w->depth == PTX_MAX_DEPTH) return ptx_fail(x, in, "calls nested deeper than %d (recursion?)", PTX_MAX_DEPTH);
+    if (!cal) return ptx_fail(x, in, "out of memory");
+    fr = &w->frames[w->depth - 2];
+    for (uint32_t k = 0; k < in->call_nargs; k++) {
+        const pcall_arg *a = &fr->fn->calls[in->call_args + k];
+        uint32_t n = a->bytes;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            memcpy(cal->params + (size_t)l * callee->param_bytes + callee->param_off[k],
+                   fr->params + (size_t)l * fr->fn->param_bytes + a->caller_off, n);
+        }
+    }
+    return 0;
+}
+
+static const int8_t none = -1;
+
+/* Run warp W until it yields (after a memory instruction), waits at a
+ * barrier or is done.  0, or -1 with X->err. */
+static int run_warp(pctx *x, pwarp *w)
+{
+    if (w->depth && w->frames[w->depth - 1].fn->nspecials) tick(x, w);
+    for (unsigned budget = 1 << 14; budget; budget--) {
+        pframe *fr = &w->frames[w->depth - 1];
+        if (fr->sp == 0) {
+            /* every lane of this frame returned or exited */
+            if (w->depth == 1) {
+                w->state = W_DONE;
+                return 0;
+            }
+            return_to_caller(w);
+            continue;
+        }
+        simt_entry *top = &fr->stack[fr->sp - 1];
+        if (top->mask == 0 || top->pc == top->rpc) {
+            fr->sp--;
+            continue;
+        }
+        const pinst *in = &fr->fn->code[top->pc];
+        uint32_t mask = top->mask, m = mask;
+        if (in->guard >= 0) {
+            uint32_t p = fr->preds[in->guard];
+            m &= in->guard_neg ? ~p : p;
+        }
+        w->clock++;
+        x->exec.inst_executed++;
+        x->exec.thread_inst_executed += (uint64_t)__builtin_popcount(mask);
+        switch (in->kind) {
+        case K_OP:
+            if (m && in->fn(x, w, in, m) != 0) return -1;
+            top->pc++;
+            break;
+        case K_MEM:
+            if (in->cs_space != none) x->exec.inst_mem[in->cs_space][in->cs_op]++;
+            if (m && in->fn(x, w, in, m) != 0) return -1;
+            fr->stack[fr->sp - 1].pc++;
+            if (m) return 0;            /* let the next warp issue */
+            break;
+        case K_NOP: top->pc++; break;
+        case K_BRA: {
+            uint32_t nt = mask & ~m;
+            if (!nt) {
+                top->pc = in->target;
+            } else if (!m) {
+                top->pc++;
+            } else {
+                uint32_t r = in->reconv, fall = top->pc + 1;
+                top->pc = r;
+                if (simt_push(fr, fall, r, nt) != 0 || simt_push(fr, in->target, r, m) != 0)
+                    return ptx_fail(x, in, "out of memory");
+            }
+            break;
+        }
+        case K_CALL:
+            if (!m) {
+                top->pc++;
+                break;
+            }
+            if (do_call(x, w, fr, in, m) != 0) return -1;
+            break;
+        case K_RET:
+            if (w->depth == 1) goto do_exit;
+            drop_lanes(fr, m);
+            if (mask & ~m) fr->stack[fr->sp - 1].pc++;
+            break;
+        case K_EXIT:
+        do_exit:
+            w->exited |= m;
+            for (unsigned d = 0; d < w->depth; d++) drop_lanes(&w->frames[d], m);
+            if ((w->alive & ~w->exited) == 0) {
+                w->state = W_DONE;
+                return 0;
+            }
+            if (mask & ~m) fr->stack[fr->sp - 1].pc++;
+            break;
+        case K_BAR:
+            top->pc++;
+            if (m) {
+                w->state = W_BAR;
+                return 0;
+            }
+            break;
+        case K_TRAP:
+            if (m) return ptx_fail(x, in, "the kernel executed trap (an assertion failed?)");
+            top->pc++;
+            break;
+        case K_UNSUPPORTED:
+        default:
+            if (m) return in->fn(x, w, in, m);
+            top->pc++;
+            break;
+        }
+    }
+    return 0;
+}
+
+int ptx_run_block(pctx *x, uint64_t b)
+{
+    const ptx_program *p = x->prog;
+    const pfunc *entry = p->funcs[p->entry];
+    unsigned nthreads = x->block[0] * x->block[1] * x->block[2];
+    unsigned nwarps = (nthreads + 31) / 32;
+    x->block_id = b;
+    x->bx = (unsigned)(b % x->grid[0]);
+    x->by = (unsigned)(b / x->grid[0] % x->grid[1]);
+    x->bz = (unsigned)(b / ((uint64_t)x->grid[0] * x->grid[1]));
+    memset(x->smem, 0, (size_t)x->smem_bytes);
+    pwarp *warps = calloc(nwarps, sizeof *warps);
+    if (!warps) return ptx_fail(x, NULL, "out of memory");
+    int rc = 0;
+    for (unsigned k = 0; k < nwarps && rc == 0; k++) {
+        pwarp *w = &warps[k];
+        w->index = k;
+        unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
+        w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+        pframe *fr = push_frame(x, w, entry, w->alive, 0);
+        if (!fr) {
+            rc = ptx_fail(x, NULL, "out of memory");
+            break;
+        }
+        for (unsigned l = 0; l < 32; l++) memcpy(fr->params + (size_t)l * entry->param_bytes, x->kparams, entry->param_bytes);
+        x->exec.warps_launched++;
+    }
+    x->exec.blocks++;
+    /* turns until every warp is done; a barrier opens when every warp that
+     * is not done waits at it */
+    while (rc == 0) {
+        unsigned running = 0, waiting = 0;
+        for (unsigned k = 0; k < nwarps && rc == 0; k++) {
+            pwarp *w = &warps[k];
+            if (w->state == W_RUN) {
+                rc = run_warp(x, w);
+                running++;
+            }
+        }
+        if (rc) break;
+        for (unsigned k = 0; k < nwarps; k++) {
+            running -= 0;
+            if (warps[k].state == W_BAR) waiting++;
+        }
+        unsigned live = 0;
+        for (unsigned k = 0; k < nwarps; k++) live += warps[k].state != W_DONE;
+        if (!live) break;
+        if (waiting == live)
+            for (unsigned k = 0; k < nwarps; k++)
+                if (warps[k].state == W_BAR) warps[k].state = W_RUN;
+    }
+    for (unsigned k = 0; k < nwarps; k++) {
+        while (warps[k].depth) pop_frame(&warps[k]);
+        free(warps[k].local);
+    }
+    free(warps);
+    return rc;
+}
+
+int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
+             const uint64_t *a)
+{
+    coalsim_request r;
+    r.op = op;
+    r.space = sp;
+    r.size = size;
+    r.block = x->block_id;
+    r.warp = w->index;
+    r.active = m;
+    r.label = in->label;
+    r.line = in->line;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        r.addr[l] = a[l];
+    }
+    if (x->sink.put(x->sink.ctx, &r) != 0) {
+        snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,476 @@
+/* Memory instructions: ld, st, atom, red on every state space, the generic
+ * address windows (cvta, isspacep), and the requests they make.  A vector
+ * access (.v2, .v4) is one request of its whole width, as on the GPU.  A
+ * misaligned address, or one outside every buffer, the shared memory or a
+ * thread's local memory, stops the kernel with an error, as it would the
+ * GPU. */
+#include <string.h>
+
+#include "ptx.h"
+
+#define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+
+/* the generic windows of the non-global spaces (ptx_decode.c has the same) */
+#define GEN_SHARED 0x100000000000ull
+#define GEN_LOCAL 0x200000000000ull
+#define GEN_CONST 0x300000000000ull
+#define GEN_WINDOW 0x010000000000ull
+/* where local addresses are reported: word w of lane l at + (w * 32 + l) * 4 */
+#define LOCAL_REPORT 0x0000600000000000ull
+
+enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS };
+
+/* One lane's place: where its bytes are and how it is reported. */
+typedef struct {
+    unsigned char *p;
+    uint64_t report;
+    int space;                 /* coalsim space, or -1 for param */
+} place;
+
+/* Resolve lane L's address A of SIZE bytes in space SP.  0, or -1 with the
+ * error in X. */
+static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsigned size, int l, place *pl)
+{
+    if (a % size)
+        return ptx_fail(x, in, "misaligned address 0x%llx for a %u-byte access (lane %d, warp %u)",
+                        (unsigned long long)a, size, l, w->index);
+    if (sp == SP_GENERIC) {
+        if (a - GEN_SHARED < GEN_WINDOW) sp = SP_SHARED, a -= GEN_SHARED;
+        else if (a - GEN_LOCAL < GEN_WINDOW) sp = SP_LOCAL, a -= GEN_LOCAL;
+        else if (a - GEN_CONST < GEN_WINDOW) sp = SP_CONST, a -= GEN_CONST;
+        else sp = SP_GLOBAL;
+    }
+    switch (sp) {
+    case SP_GLOBAL: {
+        uint64_t pn = a / KMEM_PAGE;
+        unsigned ti = (unsigned)(pn % KMEM_TLB);
+        unsigned char *page;
+        if (x->tlb.tag[ti] == pn + 1) {
+            page = x->tlb.page[ti];
+        } else {
+            int oom = 0;
+            page = kmem_page(x->mem, &x->tlb, a, &oom);
+            if (!page)
+                return ptx_fail(x, in, oom ? "out of memory" : "global address 0x%llx is outside every buffer (lane %d, warp %u)",
+                                (unsigned long long)a, l, w->index);
+        }
+        if (a < x->tlb.lo[ti] || a + size > x->tlb.hi[ti])
+            return ptx_fail(x, in, "global address 0x%llx is outside every buffer (lane %d, warp %u)",
+                            (unsigned long long)a, l, w->index);
+        pl->p = page + a % KMEM_PAGE;
+        pl->report = a;
+        pl->space = COALSIM_GLOBAL;
+        return 0;
+    }
+    case SP_SHARED:
+        if (a >= x->smem_bytes || x->smem_bytes - a < size)
+            return ptx_fail(x, in, "shared address 0x%llx is beyond the block's %llu bytes of shared memory (lane %d, warp %u)",
+                            (unsigned long long)a, (unsigned long long)x->smem_bytes, l, w->index);
+        pl->p = x->smem + a;
+        pl->report = a;
+        pl->space = COALSIM_SHARED;
+        return 0;
+    case SP_LOCAL:
+        if (a >= w->local_cap || w->local_cap - a < size)
+            return ptx_fail(x, in, "local address 0x%llx is beyond the thread's local memory (lane %d, warp %u)",
+                            (unsigned long long)a, l, w->index);
+        pl->p = w->local + (size_t)l * w->local_cap + a;
+        pl->report = LOCAL_REPORT + a / size * 32 * size + (uint64_t)l * size;
+        pl->space = COALSIM_LOCAL;
+        return 0;
+    case SP_CONST:
+        if (a >= x->prog->const_bytes || x->prog->const_bytes - a < size)
+            return ptx_fail(x, in, "constant address 0x%llx is beyond the %llu bytes of .const variables (lane %d)",
+                            (unsigned long long)a, (unsigned long long)x->prog->const_bytes, l);
+        pl->p = x->prog->const_bank + a;
+        pl->report = a;
+        pl->space = COALSIM_CONST;
+        return 0;
+    case SP_PARAM: {
+        const pframe *fr = &w->frames[w->depth - 1];
+        if (a >= fr->fn->param_bytes || fr->fn->param_bytes - a < size)
+            return ptx_fail(x, in, "parameter address 0x%llx is beyond the parameters (lane %d)", (unsigned long long)a, l);
+        pl->p = fr->params + (size_t)l * fr->fn->param_bytes + a;
+        pl->report = a;
+        pl->space = -1;
+        return 0;
+    }
+    default: return ptx_fail(x, in, "unknown state space");
+    }
+}
+
+static uint64_t lane_addr(const pwarp *w, const pinst *in, int l)
+{
+    uint64_t a = in->addr_base + (uint64_t)in->off;
+    if (in->addr_slot != UINT32_MAX) a += SLOT(w, in->addr_slot)[l];
+    if (in->addr_local_sym) a += w->frames[w->depth - 1].local_base;
+    return a;
+}
+
+/* Emit the requests of M's places: one a space (a generic access whose
+ * lanes fall in several spaces makes several). */
+static int emit_all(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size, uint32_t m, const place *pl)
+{
+    uint32_t left = m;
+    while (left) {
+        int sp = pl[__builtin_ctz(left)].space;
+        uint32_t mine = 0;
+        uint64_t a[32];
+        for (uint32_t mm = left; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            if (pl[l].space == sp) mine |= 1u << l, a[l] = pl[l].report;
+        }
+        left &= ~mine;
+        if (sp < 0) continue;
+        if (ptx_emit(x, w, in, op, (coalsim_space)sp, size, mine, a) != 0) return -1;
+    }
+    return 0;
+}
+
+static uint64_t load_bytes(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);           /* little-endian host */
+    return v;
+}
+
+static uint64_t sext(uint64_t v, unsigned bytes)
+{
+    unsigned s = 64 - 8 * bytes;
+    return bytes >= 8 ? v : (uint64_t)((int64_t)(v << s) >> s);
+}
+
+HANDLER(ld)
+{
+    unsigned esz = ptype_bytes((ptype)in->type), n = in->nvec, size = esz * n;
+    int sgn = ptype_signed((ptype)in->type);
+    place pl[32] = {{0}};
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
+    }
+    if (in->space != SP_PARAM && emit_all(x, w, in, COALSIM_LD, size, m, pl) != 0) return -1;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t *D = SLOT(w, in->v[k]);
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint64_t v = load_bytes(pl[l].p + k * esz, esz);
+            D[l] = sgn ? sext(v, esz) : v;
+        }
+    }
+    return 0;
+}
+
+HANDLER(st)
+{
+    unsigned esz = ptype_bytes((ptype)in->type), n = in->nvec, size = esz * n;
+    place pl[32] = {{0}};
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
+    }
+    if (in->space != SP_PARAM && emit_all(x, w, in, COALSIM_ST, size, m, pl) != 0) return -1;
+    /* lanes in order: the highest lane wins a conflicting store, as on the GPU */
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = SLOT(w, in->v[k])[l];
+            memcpy(pl[l].p + k * esz, &v, esz);
+        }
+    }
+    return 0;
+}
+
+/* ---- atomics ---- */
+
+static float as_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static double as_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* The new value of an atomic OP on OLD with operands B and C. */
+static uint64_t atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
+{
+    unsigned bytes = ptype_bytes(t);
+    uint64_t mask = bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+    old &= mask, b &= mask, c &= mask;
+    switch (op) {
+    case A_ADD:
+        if (t == PT_F32) return f32_bits(as_f32((uint32_t)old) + as_f32((uint32_t)b));
+        if (t == PT_F64) return f64_bits(as_f64(old) + as_f64(b));
+        return (old + b) & mask;
+    case A_MIN:
+        if (ptype_signed(t)) return bytes == 8 ? ((int64_t)old < (int64_t)b ? old : b)
+                                               : ((int32_t)old < (int32_t)b ? old : b);
+        return old < b ? old : b;
+    case A_MAX:
+        if (ptype_signed(t)) return bytes == 8 ? ((int64_t)old > (int64_t)b ? old : b)
+                                               : ((int32_t)old > (int32_t)b ? old : b);
+        return old > b ? old : b;
+    case A_INC: return old >= b ? 0 : (old + 1) & mask;
+    case A_DEC: return (old == 0 || old > b) ? b : (old - 1) & mask;
+    case A_AND: return old & b;
+    case A_OR: return old | b;
+    case A_XOR: return old ^ b;
+    case A_EXCH: return b;
+    case A_CAS: return old == b ? c : old;
+    default: return old;
+    }
+}
+
+HANDLER(atom)
+{
+    ptype t = (ptype)in->type;
+    unsigned size = ptype_bytes(t);
+    int red = in->flags & PF_RED;         /* red: no result */
+    place pl[32] = {{0}};
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
+        if (pl[l].space == COALSIM_CONST || pl[l].space < 0)
+            return ptx_fail(x, in, "an atomic on %s memory", pl[l].space < 0 ? "parameter" : "constant");
+    }
+    if (emit_all(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, m, pl) != 0) return -1;
+    const uint64_t *B = SLOT(w, in->b), *C = SLOT(w, in->c);
+    uint64_t *D = red ? NULL : SLOT(w, in->d);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t old;
+        if (pl[l].space == COALSIM_GLOBAL) {
+            /* global memory is shared with the other workers' blocks */
+            if (size == 4) {
+                uint32_t *p32 = (uint32_t *)(void *)pl[l].p, o = __atomic_load_n(p32, __ATOMIC_RELAXED), nv;
+                do nv = (uint32_t)atomic_new(in->sub, t, o, B[l], C[l]);
+                while (!__atomic_compare_exchange_n(p32, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+                old = o;
+            } else if (size == 8) {
+                uint64_t *p64 = (uint64_t *)(void *)pl[l].p, o = __atomic_load_n(p64, __ATOMIC_RELAXED), nv;
+                do nv = atomic_new(in->sub, t, o, B[l], C[l]);
+                while (!__atomic_compare_exchange_n(p64, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+                old = o;
+            } else {
+                return ptx_fail(x, in, "a %u-byte atomic on global memory is not supported", size);
+            }
+        } else {
+            old = load_bytes(pl[l].p, size);
+            uint64_t nv = atomic_new(in->sub, t, old, B[l], C[l]);
+            memcpy(pl[l].p, &nv, size);
+        }
+        if (D) D[l] = ptype_signed(t) ? sext(old, size) : old;
+    }
+    return 0;
+}
+
+/* ---- generic addresses ---- */
+
+HANDLER(cvta_to)
+{
+    (void)x;
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a);
+    uint64_t base = in->addr_base, mask = in->type == PT_U32 ? 0xffffffffull : ~0ull;
+    LANES(m, D[l] = (A[l] - base) & mask);
+    return 0;
+}
+HANDLER(cvta_from)
+{
+    (void)x;
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a);
+    uint64_t base = in->addr_base, mask = in->type == PT_U32 ? 0xffffffffull : ~0ull;
+    LANES(m, D[l] = ((in->type == PT_U32 ? (uint32_t)A[l] : A[l]) + base) & mask);
+    return 0;
+}
+HANDLER(isspacep)
+{
+    (void)x;
+    const uint64_t *A = SLOT(w, in->a);
+    uint32_t r = 0;
+    uint64_t base = in->addr_base;
+    LANES(m, {
+        uint64_t a = A[l];
+        int in_win = base ? a - base < GEN_WINDOW
+                          : !(a - GEN_SHARED < GEN_WINDOW || a - GEN_LOCAL < GEN_WINDOW || a - GEN_CONST < GEN_WINDOW);
+        r |= (uint32_t)in_win << l;
+    });
+    PRED(w, in->d) = (PRED(w, in->d) & ~m) | (r & m);
+    return 0;
+}
+
+/* ---- decoding ---- */
+
+#define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+
+static int space_of(const raw_inst *ri)
+{
+    for (unsigned k = 0; k < ri->nmods; k++) {
+        const char *s = ri->mods[k];
+        if (!strcmp(s, "global")) return SP_GLOBAL;
+        if (!strcmp(s, "shared") || !strcmp(s, "shared::cta")) return SP_SHARED;
+        if (!strcmp(s, "local")) return SP_LOCAL;
+        if (!strcmp(s, "const")) return SP_CONST;
+        if (!strcmp(s, "param") || !strcmp(s, "param::func") || !strcmp(s, "param::entry")) return SP_PARAM;
+        if (!strncmp(s, "shared::cluster", 15)) return -2;
+    }
+    return SP_GENERIC;
+}
+
+static int vec_of(const raw_inst *ri)
+{
+    if (ptx_has_mod(ri, "v2")) return 2;
+    if (ptx_has_mod(ri, "v4")) return 4;
+    if (ptx_has_mod(ri, "v8")) return 8;
+    return 1;
+}
+
+static void counted(pinst *in, coalsim_op op)
+{
+    static const int8_t cs[SP_COUNT] = {COALSIM_GLOBAL, COALSIM_SHARED, COALSIM_LOCAL, -1, -1, COALSIM_GLOBAL};
+    in->cs_space = cs[in->space];
+    in->cs_op = (int8_t)op;
+    if (in->space == SP_SHARED && op == COALSIM_RED) in->cs_op = COALSIM_ATOM;   /* ncu: shared reductions are atomics */
+    if (in->space == SP_LOCAL && op > COALSIM_ST) in->cs_space = -1;
+}
+
+/* The data operand (register or {vector}) at K into in->v[] */
+static int data_operand(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst *in, int is_dst, char *err,
+                        size_t cap)
+{
+    const raw_operand *o = &ri->ops[k];
+    ptype t = (ptype)in->type;
+    if (o->kind == RO_VEC) {
+        if (o->nvec != in->nvec) return ptx_dec_fail(p, ri, err, cap, "a vector of %u members for .v%u", o->nvec, in->nvec);
+        for (unsigned i = 0; i < o->nvec; i++) {
+            raw_inst tmp = *ri;
+            tmp.ops[0] = (raw_operand){.kind = o->vec[i] ? RO_REG : RO_SINK, .name = o->vec[i]};
+            tmp.nops = 1;
+            if (is_dst ? ptx_dec_dst(f, &tmp, 0, &in->v[i], err, cap) : ptx_dec_src(p, f, &tmp, 0, t, &in->v[i], err, cap))
+                return -1;
+        }
+        return 0;
+    }
+    if (in->nvec != 1) return ptx_dec_fail(p, ri, err, cap, ".v%u needs a {vector} operand", in->nvec);
+    return is_dst ? ptx_dec_dst(f, ri, k, &in->v[0], err, cap) : ptx_dec_src(p, f, ri, k, t, &in->v[0], err, cap);
+}
+
+DECODE(dec_ld)
+{
+    int sp = space_of(ri);
+    in->type = (uint8_t)ptx_mod_type(ri, 0);
+    in->nvec = (uint8_t)vec_of(ri);
+    if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands");
+    if (sp == -2 || in->nvec == 8 || !ptype_bytes((ptype)in->type) || ptype_bytes((ptype)in->type) * in->nvec > 16) {
+        in->kind = K_OP;
+        return 0;                 /* unsupported: an error if it runs */
+    }
+    in->space = (uint8_t)sp;
+    if (ptx_has_mod(ri, "volatile")) in->flags |= PF_VOLATILE;
+    in->kind = sp == SP_PARAM ? K_OP : K_MEM;
+    counted(in, COALSIM_LD);
+    if (sp == SP_CONST) in->cs_space = -1;     /* not an LSU instruction */
+    if (data_operand(p, f, ri, 0, in, 1, err, cap) || ptx_dec_addr(p, f, ri, 1, in, err, cap)) return -1;
+    in->fn = ld;
+    return 0;
+}
+
+DECODE(dec_st)
+{
+    int sp = space_of(ri);
+    in->type = (uint8_t)ptx_mod_type(ri, 0);
+    in->nvec = (uint8_t)vec_of(ri);
+    if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands");
+    if (sp == -2 || sp == SP_CONST || in->nvec == 8 || !ptype_bytes((ptype)in->type) ||
+        ptype_bytes((ptype)in->type) * in->nvec > 16) {
+        in->kind = K_OP;
+        return 0;
+    }
+    in->space = (uint8_t)sp;
+    in->kind = sp == SP_PARAM ? K_OP : K_MEM;
+    counted(in, COALSIM_ST);
+    if (ptx_dec_addr(p, f, ri, 0, in, err, cap) || data_operand(p, f, ri, 1, in, 0, err, cap)) return -1;
+    in->fn = st;
+    return 0;
+}
+
+DECODE(dec_atom)
+{
+    static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"};
+    int red = !strcmp(ri->opcode, "red");
+    int sp = space_of(ri);
+    ptype t = ptx_mod_type(ri, 0);
+    int op = -1;
+    for (unsigned k = 0; k < 10; k++)
+        if (ptx_has_mod(ri, ops[k])) op = (int)k;
+    in->kind = K_MEM;
+    in->type = (uint8_t)t;
+    if (op < 0) return ptx_dec_fail(p, ri, err, cap, "needs an operation (add, min, max, inc, dec, and, or, xor, exch, cas)");
+    in->sub = (uint8_t)op;
+    in->space = (uint8_t)(sp < 0 ? SP_GLOBAL : sp);
+    counted(in, red ? COALSIM_RED : COALSIM_ATOM);
+    unsigned want = (red ? 2u : 3u) + (op == A_CAS);
+    if (ri->nops != want) return ptx_dec_fail(p, ri, err, cap, "needs %u operands", want);
+    unsigned k = 0;
+    if (!red && ptx_dec_dst(f, ri, k++, &in->d, err, cap)) return -1;
+    if (ptx_dec_addr(p, f, ri, k++, in, err, cap) || ptx_dec_src(p, f, ri, k++, t, &in->b, err, cap)) return -1;
+    if (op == A_CAS && ptx_dec_src(p, f, ri, k++, t, &in->c, err, cap)) return -1;
+    if (op != A_CAS) in->c = in->b;
+    if (red) in->flags |= PF_RED;
+    unsigned b = ptype_bytes(t);
+    int ok = sp != -2 && sp != SP_CONST && sp != SP_PARAM && (b == 4 || b == 8) && t != PT_F16X2 && t != PT_BF16X2 &&
+             ri->nmods < 8 && !ptx_has_mod(ri, "v2") && !ptx_has_mod(ri, "v4");
+    if (ptype_float(t) && op != A_ADD && op != A_EXCH) ok = 0;
+    if (ok) in->fn = atom;
+    return 0;
+}
+
+DECODE(dec_cvta)
+{
+    int to = ptx_has_mod(ri, "to");
+    int sp = space_of(ri);
+    ptype t = ptx_mod_type(ri, 0);
+    in->kind = K_OP;
+    in->type = (uint8_t)t;
+    if (ri->nops != 2 || ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, t, &in->a, err, cap))
+        return ri->nops != 2 ? ptx_dec_fail(p, ri, err, cap, "needs 2 operands") : -1;
+    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST : 0;
+    if (sp == SP_PARAM || sp < 0 || sp == SP_GENERIC) return 0;   /* unsupported */
+    in->fn = to ? cvta_to : cvta_from;
+    return 0;
+}
+
+DECODE(dec_isspacep)
+{
+    int sp = space_of(ri);
+    in->kind = K_OP;
+    if (ri->nops != 2 || ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U64, &in->a, err, cap))
+        return ri->nops != 2 ? ptx_dec_fail(p, ri, err, cap, "needs 2 operands") : -1;
+    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST : 0;
+    if (sp == SP_PARAM || sp < 0 || sp == SP_GENERIC) return 0;
+    in->fn = isspacep;
+    return 0;
+}
+
+const pop_entry ptx_ops_mem[] = {
+    {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
+    {"cvta", dec_cvta}, {"isspacep", dec_isspacep}, {NULL, NULL},
+};

@@ -1,0 +1,364 @@
+/* The kernel front end: kernels compute what they compute on a GPU (checked
+ * against C references), count what they execute, and fail as a GPU fails,
+ * with the PTX line and the source line. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "frontend/kernel/kmem.h"
+#include "helpers.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    t[n] = '\0';
+    *len = (size_t)n;
+    return t;
+}
+
+static coalsim_kernel *load(const char *path)
+{
+    size_t len;
+    char *t = slurp(path, &len), err[512];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(t, len, path, err, sizeof err);
+    free(t);
+    ck_assert_msg(k != NULL, "%s", err);
+    return k;
+}
+
+/* Run KERNEL of K; 0 or -1 with the message in ERR.  *AN (if given) gets the analysis. */
+static int launch(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, unsigned by,
+                  uint64_t dyn, const char *args, unsigned threads, char *err, coalsim_analysis **an)
+{
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, by, 1}, .dynamic_shared = dyn,
+                        .args = args, .threads = threads};
+    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
+    if (an) *an = a;
+    else coalsim_analysis_free(a);
+    return rc;
+}
+
+static float fill_float(const char *fill, uint64_t i)
+{
+    kfill f;
+    char err[128];
+    ck_assert_int_eq(kfill_parse(fill, &f, err, sizeof err), 0);
+    uint32_t u = kfill_word(&f, i);
+    float v;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
+START_TEST(test_kernel_transpose_writes_the_transpose)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "transpose1<false>", 2, 2, 32, 32, 0, "A:16K=iotaf,B:16K,64", 2, err, NULL) == 0, "%s", err);
+    float b[64 * 64];
+    ck_assert_int_eq(coalsim_kernel_read(k, "B", 0, b, sizeof b), 0);
+    for (int r = 0; r < 64; r++)
+        for (int c = 0; c < 64; c++) ck_assert_float_eq(b[c * 64 + r], (float)(r * 64 + c));
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_shared_memory_reduction_sums_each_block)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    /* reduceSmem: 8 blocks of 128 ints each, summed in shared memory with
+     * divergent branches and warp-synchronous volatile steps */
+    ck_assert_msg(launch(k, "reduceSmem", 8, 1, 128, 1, 0, "g:4096=randint:7:201,o:32,1024", 2, err, NULL) == 0,
+                  "%s", err);
+    int o[8];
+    ck_assert_int_eq(coalsim_kernel_read(k, "o", 0, o, sizeof o), 0);
+    kfill f;
+    ck_assert_int_eq(kfill_parse("randint:7:201", &f, err, sizeof err), 0);
+    for (int b = 0; b < 8; b++) {
+        int want = 0;
+        for (int i = 0; i < 128; i++) want += (int)kfill_word(&f, (uint64_t)(b * 128 + i));
+        ck_assert_int_eq(o[b], want);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_divergent_loops_break_and_continue_per_lane)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "diverge", 3, 1, 96, 1, 0, "out:4096", 2, err, NULL) == 0, "%s", err);
+    int out[288];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int t = 0; t < 288; t++) {
+        int s = 0;
+        for (int q = 0; q < t % 37; q++) {
+            if (q % 3 == 0) continue;
+            if (q * t > 500) break;
+            if (t & 1) s += q * t;
+            else s -= q;
+        }
+        ck_assert_int_eq(out[t], s);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+static int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+
+START_TEST(test_kernel_calls_and_recursion_return_their_values)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "calls", 2, 1, 64, 1, 0, "out:1024", 1, err, NULL) == 0, "%s", err);
+    int out[128];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int t = 0; t < 128; t++) ck_assert_int_eq(out[t], fact(t % 10) + (int)((float)t * 2.0f + 3.0f));
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_shuffles_and_ballots_follow_the_ptx_rules)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "warp_ops", 1, 1, 32, 1, 0, "out:512", 1, err, NULL) == 0, "%s", err);
+    int out[128];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int t = 0; t < 32; t++) {
+        ck_assert_int_eq(out[4 * t + 0], (t + 3 < 32 ? t + 3 : t) * 10 + 1);
+        ck_assert_int_eq(out[4 * t + 1], (t ^ 5) * 10 + 1);
+        ck_assert_int_eq(out[4 * t + 2], 7 * 10 + 1);
+        ck_assert_int_eq(out[4 * t + 3], (int)0xaaaaaaaau);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_atomics_are_atomic_across_worker_threads)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    /* 64 blocks on 2 workers: the global counter, histogram, max and min must
+     * come out as one thread would leave them */
+    ck_assert_msg(launch(k, "atomics", 64, 1, 128, 1, 0, "hist:64,mm:8,c:4", 2, err, NULL) == 0, "%s", err);
+    int hist[16], mm[2];
+    unsigned c;
+    ck_assert_int_eq(coalsim_kernel_read(k, "hist", 0, hist, sizeof hist), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "mm", 0, mm, sizeof mm), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "c", 0, &c, sizeof c), 0);
+    for (int b = 0; b < 16; b++) ck_assert_int_eq(hist[b], 64 * 128 / 16);
+    int mx = 0, mn = 0;       /* mm starts zeroed: min stays 0 */
+    for (int t = 0; t < 64 * 128; t++) mx = (t * 7919) % 1000 > mx ? (t * 7919) % 1000 : mx;
+    ck_assert_int_eq(mm[0], mx);
+    ck_assert_int_eq(mm[1], mn);
+    ck_assert_uint_eq(c, 64 * 128);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_bits_locals_constants_and_division_by_zero)
+{
+    static const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    /* div = iota: thread 0 divides by zero (the GPU gives all ones and the dividend) */
+    ck_assert_msg(launch(k, "misc", 1, 1, 64, 1, 0, "out:8192,div:256=iota", 1, err, NULL) == 0, "%s", err);
+    long long out[512];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int t = 0; t < 64; t++) {
+        int a = t * ((t * 5) % 8) + table[(t * 5) % 8];
+        long long x = (long long)a * 1000003LL + table[t % 8];
+        unsigned u = (unsigned)x, rev = 0;
+        for (int b = 0; b < 32; b++) rev |= ((u >> b) & 1u) << (31 - b);
+        uint64_t v = (uint64_t)0x12345678u << 32 | u;
+        unsigned perm = 0, sel = 0x5140;
+        for (int b = 0; b < 4; b++) perm |= (unsigned)((v >> (8 * ((sel >> (4 * b)) & 7))) & 0xff) << (8 * b);
+        ck_assert_int_eq(out[8 * t + 0], x);
+        ck_assert_int_eq(out[8 * t + 1], __builtin_popcount(u) + (u ? __builtin_clz(u) : 32) * 100);
+        ck_assert_int_eq(out[8 * t + 2], (long long)rev);
+        ck_assert_int_eq(out[8 * t + 3], (long long)perm);
+        ck_assert_int_eq(out[8 * t + 4], t ? (long long)(u / (unsigned)t) : 0xffffffffll);
+        ck_assert_int_eq(out[8 * t + 5], t ? (long long)(u % (unsigned)t) : (long long)u);
+        ck_assert_int_eq(out[8 * t + 6], x >> (t % 40));
+        ck_assert_int_eq(out[8 * t + 7], t % 3 == 0 ? -t : t * t);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_floats_doubles_and_halves)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "floats", 1, 1, 64, 1, 0, "f:1024,d:512,h:128,in:256=random:3", 1, err, NULL) == 0,
+                  "%s", err);
+    float f[256];
+    double d[64];
+    uint16_t h[64];
+    ck_assert_int_eq(coalsim_kernel_read(k, "f", 0, f, sizeof f), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "d", 0, d, sizeof d), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "h", 0, h, sizeof h), 0);
+    for (int t = 0; t < 64; t++) {
+        float x = fill_float("random:3", (uint64_t)t);
+        ck_assert_float_eq(f[4 * t + 0], fmaf(x, 1.5f, -2.0f));
+        ck_assert_float_eq(f[4 * t + 1], sqrtf(x));
+        ck_assert_float_eq(f[4 * t + 2], (float)(int)(x * 3.7f));
+        ck_assert_float_eq(f[4 * t + 3], fminf(x, 0.25f) + fmaxf(x, 0.75f));
+        ck_assert_double_eq(d[t], (double)x * 1e10 / 3.0);
+        /* x * 2 in [0, 2): a half keeps 11 significant bits */
+        float back;
+        uint32_t bits = ((uint32_t)(h[t] >> 15) << 31) | ((uint32_t)(((h[t] >> 10) & 0x1f) + 112) << 23) |
+                        ((uint32_t)(h[t] & 0x3ff) << 13);
+        memcpy(&back, &bits, 4);
+        if (h[t]) ck_assert_float_eq_tol(back, x * 2.0f, x * 2.0f / 1024.0f);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_barrier_in_a_loop_with_dynamic_shared_memory)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "block_sum", 4, 1, 128, 1, 512, "in:2048=iotaf,out:16", 2, err, NULL) == 0, "%s", err);
+    float out[4];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int b = 0; b < 4; b++) ck_assert_float_eq(out[b], (float)(128 * 128 * b + 127 * 128 / 2));
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    coalsim_analysis *a1, *a2;
+    ck_assert_msg(launch(k, "transposeSmem<false, 0>", 4, 4, 16, 16, 0, "out:16K,in:16K=random:1,64,64", 1, err, &a1) == 0,
+                  "%s", err);
+    ck_assert_msg(launch(k, "transposeSmem<false, 0>", 4, 4, 16, 16, 0, "out:16K,in:16K=random:1,64,64", 2, err, &a2) == 0,
+                  "%s", err);
+    const coalsim_exec *e1 = coalsim_analysis_exec(a1), *e2 = coalsim_analysis_exec(a2);
+    ck_assert_str_eq(e1->isa, "PTX");
+    ck_assert_uint_eq(e1->warps_launched, 16 * 8);
+    ck_assert_uint_eq(e1->inst_executed, e2->inst_executed);
+    ck_assert_uint_eq(e1->inst_mem[COALSIM_SHARED][COALSIM_LD], 16 * 8);
+    const coalsim_stats *s1 = coalsim_analysis_stats(a1), *s2 = coalsim_analysis_stats(a2);
+    ck_assert_uint_eq(coalsim_stats_count(s1), coalsim_stats_count(s2));
+    for (size_t i = 0; i < coalsim_stats_count(s1); i++) {
+        ck_assert_str_eq(coalsim_stats_get(s1, i)->label, coalsim_stats_get(s2, i)->label);
+        ck_assert_uint_eq(coalsim_stats_get(s1, i)->wavefronts, coalsim_stats_get(s2, i)->wavefronts);
+        ck_assert_uint_eq(coalsim_stats_get(s1, i)->sectors, coalsim_stats_get(s2, i)->sectors);
+    }
+    coalsim_analysis_free(a1);
+    coalsim_analysis_free(a2);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_misaligned_access_is_an_error_naming_the_lines)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_int_eq(launch(k, "misaligned", 1, 1, 32, 1, 0, "p:1024", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "tests/kernels/semantics.ptx:") && strstr(err, "semantics.cu:") &&
+                      strstr(err, "misaligned address 0x7f0000000002 for a 4-byte access"),
+                  "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_out_of_bounds_access_is_an_error)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    /* A holds 1 KiB, the kernel reads 16 KiB of it */
+    ck_assert_int_eq(launch(k, "transpose1<false>", 2, 2, 32, 32, 0, "A:1K,B:16K,64", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "is outside every buffer"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_arguments_are_checked_by_parameter)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    ck_assert_int_eq(launch(k, "transpose1<false>", 1, 1, 32, 1, 0, "A,B", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "--args gives 2 values; transpose1<false>(float const*, float*, int) takes 3"), "%s", err);
+    ck_assert_int_eq(launch(k, "transpose1<false>", 1, 1, 32, 1, 0, "A,B,C", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "parameter 3 (int, .u32) takes a number, not the buffer 'C'"), "%s", err);
+    ck_assert_int_eq(launch(k, "transpose1<false>", 1, 1, 32, 1, 0, "A,B,1.5", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "parameter 3 (int, .u32) is an integer, not '1.5'"), "%s", err);
+    ck_assert_int_eq(launch(k, "transpose1<false>", 1, 1, 32, 1, 0, "A=bogus,B,64", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "fill 'bogus' is not"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_names_plain_demangled_mangled_or_ambiguous)
+{
+    coalsim_kernel *k = load("tests/kernels/seeds.ptx");
+    char err[1024];
+    ck_assert_int_eq(launch(k, "_Z10transpose1ILb0EEvPKfPfi", 1, 1, 32, 1, 0, "A:16K,B:16K,8", 1, err, NULL), 0);
+    ck_assert_int_eq(launch(k, "transpose1", 1, 1, 32, 1, 0, "A:16K,B:16K,8", 1, err, NULL), 0);
+    ck_assert_int_eq(launch(k, "transpose1<false>(float const*, float*, int)", 1, 1, 32, 1, 0, "A:16K,B:16K,8", 1, err,
+                            NULL),
+                     0);
+    ck_assert_int_eq(launch(k, "transposeSmem", 1, 1, 32, 1, 0, "A:16K,B:16K,8,8", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "'transposeSmem' names 2 kernels; say which: 'transposeSmem<false, 0>' "
+                              "'transposeSmem<false, 2>'"),
+                  "%s", err);
+    ck_assert_int_eq(launch(k, "nosuch", 1, 1, 32, 1, 0, "", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "no kernel named 'nosuch'"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_kernel_bad_ptx_names_the_line)
+{
+    char err[512];
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  frobnicate;\n}\n";
+    coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, strlen(ptx), "bad.ptx", err, sizeof err);
+    ck_assert_ptr_nonnull(k);     /* an unknown instruction is an error only when it runs */
+    ck_assert_int_eq(launch(k, NULL, 1, 1, 32, 1, 0, "", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "bad.ptx:6: frobnicate") && strstr(err, "not supported"), "%s", err);
+    coalsim_kernel_free(k);
+    const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(\n  .param .u64 p\n{\n}\n";
+    ck_assert_ptr_null(coalsim_kernel_load_ptx(bad, strlen(bad), "bad.ptx", err, sizeof err));
+    ck_assert_msg(strstr(err, "bad.ptx:6:"), "%s", err);
+}
+END_TEST
+
+Suite *make_kernel_suite(void)
+{
+    Suite *s = suite_create("kernel");
+    TCase *c = tcase_create("Core");
+    tcase_set_timeout(c, 60);
+    tcase_add_test(c, test_kernel_transpose_writes_the_transpose);
+    tcase_add_test(c, test_kernel_shared_memory_reduction_sums_each_block);
+    tcase_add_test(c, test_kernel_divergent_loops_break_and_continue_per_lane);
+    tcase_add_test(c, test_kernel_calls_and_recursion_return_their_values);
+    tcase_add_test(c, test_kernel_shuffles_and_ballots_follow_the_ptx_rules);
+    tcase_add_test(c, test_kernel_atomics_are_atomic_across_worker_threads);
+    tcase_add_test(c, test_kernel_bits_locals_constants_and_division_by_zero);
+    tcase_add_test(c, test_kernel_floats_doubles_and_halves);
+    tcase_add_test(c, test_kernel_barrier_in_a_loop_with_dynamic_shared_memory);
+    tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
+    suite_add_tcase(s, c);
+    TCase *lim = tcase_create("Limits");
+    tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);
+    tcase_add_test(lim, test_kernel_out_of_bounds_access_is_an_error);
+    tcase_add_test(lim, test_kernel_arguments_are_checked_by_parameter);
+    tcase_add_test(lim, test_kernel_names_plain_demangled_mangled_or_ambiguous);
+    tcase_add_test(lim, test_kernel_bad_ptx_names_the_line);
+    suite_add_tcase(s, lim);
+    return s;
+}

@@ -1,0 +1,35 @@
+// The seed kernels of gpu/kernels.cuh as the GPU runs them (CAP = false: no
+// capture code), for the front end's identity test (tests/kernel_identity.py)
+// against the traces gpu/harness captured on the H100.
+#include "../../gpu/kernels.cuh"
+
+template __global__ void add<false>(const float *, const float *, float *);
+template __global__ void add_permuted<false>(const float *, const float *, float *);
+template __global__ void add_offset<false>(const float *, const float *, float *);
+template __global__ void add_stride<false>(const float *, const float *, float *);
+template __global__ void add_broadcast<false>(const float *, const float *, float *);
+template __global__ void strided_read_kernel<false>(const float *__restrict__, float *__restrict__, size_t, int);
+template __global__ void row_sum<false>(const float *, float *, int);
+template __global__ void col_sum<false>(const float *, float *, int);
+template __global__ void copy<false>(const float *, float *, const int);
+template __global__ void transpose1<false>(const float *, float *, const int);
+template __global__ void transpose2<false>(const float *, float *, const int);
+template __global__ void transpose3<false>(const float *, float *, const int);
+template __global__ void setRowReadRow<false>(int *);
+template __global__ void setColReadCol<false>(int *);
+template __global__ void setRowReadCol<false>(int *);
+template __global__ void setRowReadColDyn<false>(int *);
+template __global__ void setRowReadColIpad<false>(int *);
+template __global__ void setRowReadColDynIpad<false>(int *);
+template __global__ void rectSetRowReadRow<false>(int *);
+template __global__ void rectSetColReadCol<false>(int *);
+template __global__ void rectSetRowReadCol<false>(int *);
+template __global__ void rectSetRowReadColDyn<false>(int *);
+template __global__ void rectSetRowReadColPad<false>(int *);
+template __global__ void rectSetRowReadColDynPad<false>(int *);
+template __global__ void reduceGmem<false>(int *, int *, unsigned int);
+template __global__ void reduceSmem<false>(int *, int *, unsigned int);
+template __global__ void reduceSmemUnroll<false>(int *, int *, unsigned int);
+template __global__ void transposeSmem<false, 0>(float *, const float *, int, int);
+template __global__ void transposeSmem<false, 2>(float *, const float *, int, int);
+template __global__ void copy_float4<false>(const float4 *__restrict__, float4 *__restrict__, size_t);
