@@ -62,6 +62,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -c -o $@ $<
 
+# The interpreter's lane loops want the vectoriser (unless a sanitizer build
+# asked for its own optimisation level)
+$(BUILD)/sim/frontend/ptx/%.o: sim/frontend/ptx/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -c -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(CHECK_CFLAGS) -Isim -c -o $@ $<

@@ -6,9 +6,12 @@
  * at least 1 byte give at most 17 units a lane. */
 #define MAXUNITS (COALSIM_MAX_WARP * 17)
 
-/* Distinct units of UNIT bytes touched by the active lanes. */
+/* Distinct units of UNIT bytes (a power of two: arch_check) touched by the
+ * active lanes.  Shifts, not divisions: this runs for every lane of every
+ * global request. */
 static unsigned count_units(const coalsim_request *r, unsigned unit)
 {
+    unsigned sh = (unsigned)__builtin_ctz(unit);
     /* lanes in address order (the common case): count new units as they
      * come, no sort; the first lane that steps back sends us to the sort */
     uint64_t last = 0;
@@ -16,7 +19,7 @@ static unsigned count_units(const coalsim_request *r, unsigned unit)
     int any = 0;
     for (uint32_t m = r->active; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t u0 = r->addr[l] / unit, u1 = (r->addr[l] + r->size - 1) / unit;
+        uint64_t u0 = r->addr[l] >> sh, u1 = (r->addr[l] + r->size - 1) >> sh;
         if (!any) count = (unsigned)(u1 - u0 + 1), any = 1;
         else if (u0 > last) count += (unsigned)(u1 - u0 + 1);
         else if (u0 == last) count += (unsigned)(u1 - u0);
@@ -29,18 +32,51 @@ sort:;
     size_t n = 0;
     for (unsigned l = 0; l < COALSIM_MAX_WARP; l++) {
         if (!(r->active >> l & 1)) continue;
-        uint64_t u0 = r->addr[l] / unit, u1 = (r->addr[l] + r->size - 1) / unit;
+        uint64_t u0 = r->addr[l] >> sh, u1 = (r->addr[l] + r->size - 1) >> sh;
         for (uint64_t u = u0; u <= u1 && n < MAXUNITS; u++) k[n++] = u;
     }
     return (unsigned)uniq_sort(k, n);
+}
+
+/* One pass for the common request whose lanes' addresses never step back:
+ * sectors, lines and requested bytes together.  0 if a lane steps back (then
+ * the general counts apply).  Lanes' addresses are aligned to their common
+ * size, so two lanes either touch the same bytes or none in common. */
+static int in_order(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+{
+    unsigned ss = (unsigned)__builtin_ctz(a->sector_bytes), ls = (unsigned)__builtin_ctz(a->line_bytes);
+    uint64_t prev = 0, last_s = 0, last_l = 0;
+    unsigned sectors = 0, lines = 0, distinct = 0;
+    int any = 0;
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        uint64_t a0 = r->addr[__builtin_ctz(m)], a1 = a0 + r->size - 1;
+        uint64_t s0 = a0 >> ss, s1 = a1 >> ss, l0 = a0 >> ls, l1 = a1 >> ls;
+        if (!any) {
+            any = 1;
+            sectors = (unsigned)(s1 - s0 + 1), lines = (unsigned)(l1 - l0 + 1), distinct = 1;
+        } else if (a0 > prev) {
+            distinct++;
+            sectors += (unsigned)(s1 - s0) + (s0 > last_s);
+            lines += (unsigned)(l1 - l0) + (l0 > last_l);
+        } else if (a0 < prev) {
+            return 0;
+        }
+        prev = a0, last_s = s1, last_l = l1;
+    }
+    out->requested_bytes = distinct * r->size;
+    out->sectors = sectors;
+    out->lines = lines;
+    return 1;
 }
 
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
     *out = (coalsim_result){0};
     out->active_threads = (unsigned)__builtin_popcount(r->active);
-    out->requested_bytes = uniq_requested_bytes(r);
-    out->sectors = count_units(r, a->sector_bytes);
-    out->lines = count_units(r, a->line_bytes);
+    if (!in_order(a, r, out)) {
+        out->requested_bytes = uniq_requested_bytes(r);
+        out->sectors = count_units(r, a->sector_bytes);
+        out->lines = count_units(r, a->line_bytes);
+    }
     out->ideal_sectors = (out->requested_bytes + a->sector_bytes - 1) / a->sector_bytes;
 }

@@ -189,7 +189,12 @@ int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, co
                 continue;
             }
         }
-        /* a number */
+        /* a number; a pointer takes one only as 0, the null pointer */
+        size_t cl = strlen(ctype);
+        if (cl && ctype[cl - 1] == '*' && strcmp(s, "0") != 0) {
+            snprintf(err, cap, "--args: %s takes a buffer (NAME[:SIZE][=FILL]) or 0, not '%s'", what, s);
+            goto done;
+        }
         char *end;
         errno = 0;
         if (ptype_float(pp->type)) {

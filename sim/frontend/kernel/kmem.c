@@ -131,24 +131,31 @@ int kmem_init(kmem *m)
     memset(m, 0, sizeof *m);
     m->next_base = KMEM_BASE;
     m->next_var = KMEM_VAR_BASE;
-    m->nslots = 1024;
-    m->slots = calloc(m->nslots, sizeof *m->slots);
-    if (!m->slots) return -1;
-    pthread_mutex_init(&m->mu, NULL);
-    return 0;
+    m->root = calloc((size_t)1 << KMEM_LEVEL_BITS, sizeof *m->root);
+    return m->root ? 0 : -1;
 }
 
 void kmem_free(kmem *m)
 {
-    if (!m->slots) return;
-    for (size_t i = 0; i < m->nslots; i++) free(m->slots[i].page);
+    if (!m->root) return;
+    size_t n = (size_t)1 << KMEM_LEVEL_BITS;
+    for (size_t a = 0; a < n; a++) {
+        void **l2 = m->root[a];
+        if (!l2) continue;
+        for (size_t b = 0; b < n; b++) {
+            void **l3 = l2[b];
+            if (!l3) continue;
+            for (size_t c = 0; c < n; c++) free(l3[c]);
+            free(l3);
+        }
+        free(l2);
+    }
+    free(m->root);
     for (size_t i = 0; i < m->nbufs; i++) {
         free(m->bufs[i].name);
         free(m->bufs[i].fill.bytes);
     }
     free(m->bufs);
-    free(m->slots);
-    pthread_mutex_destroy(&m->mu);
     memset(m, 0, sizeof *m);
 }
 
@@ -234,28 +241,19 @@ static void fill_page(const kmem *m, uint64_t pn, unsigned char *page)
     }
 }
 
-static size_t slot_of(const kmem *m, uint64_t key)
+/* The entry at IDX of TABLE, made (N zeroed pointers, or a filled page
+ * when PN is set) if missing; NULL if memory runs out. */
+static void *child(void **table, size_t idx, size_t n, const kmem *m, uint64_t pn, int page)
 {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (m->nslots - 1);
-}
-
-static int grow(kmem *m)
-{
-    size_t n = m->nslots * 2;
-    kpage_slot *s = calloc(n, sizeof *s);
-    if (!s) return -1;
-    kpage_slot *old = m->slots;
-    size_t oldn = m->nslots;
-    m->slots = s;
-    m->nslots = n;
-    for (size_t i = 0; i < oldn; i++)
-        if (old[i].key) {
-            size_t h = slot_of(m, old[i].key);
-            while (m->slots[h].key) h = (h + 1) & (n - 1);
-            m->slots[h] = old[i];
-        }
-    free(old);
-    return 0;
+    void *c = __atomic_load_n(&table[idx], __ATOMIC_ACQUIRE);
+    if (c) return c;
+    void *fresh = page ? calloc(1, KMEM_PAGE) : calloc(n, sizeof(void *));
+    if (!fresh) return NULL;
+    if (page) fill_page(m, pn, fresh);
+    void *expected = NULL;
+    if (__atomic_compare_exchange_n(&table[idx], &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return fresh;
+    free(fresh);              /* another worker made it first */
+    return expected;
 }
 
 unsigned char *kmem_page(kmem *m, kmem_tlb *t, uint64_t addr, int *oom)
@@ -265,28 +263,15 @@ unsigned char *kmem_page(kmem *m, kmem_tlb *t, uint64_t addr, int *oom)
     if (t && t->tag[ti] == key) return t->page[ti];
     *oom = 0;
     const kbuf *b = kmem_find(m, addr, 1);
-    if (!b) return NULL;
-    pthread_mutex_lock(&m->mu);
-    size_t h = slot_of(m, key);
-    while (m->slots[h].key && m->slots[h].key != key) h = (h + 1) & (m->nslots - 1);
-    unsigned char *page = m->slots[h].page;
-    if (!m->slots[h].key) {
-        page = calloc(1, KMEM_PAGE);
-        if (!page || ((m->used + 1) * 2 > m->nslots && grow(m) != 0)) {
-            free(page);
-            pthread_mutex_unlock(&m->mu);
-            *oom = 1;
-            return NULL;
-        }
-        fill_page(m, pn, page);
-        h = slot_of(m, key);
-        while (m->slots[h].key) h = (h + 1) & (m->nslots - 1);
-        m->slots[h].key = key;
-        m->slots[h].page = page;
-        m->used++;
-        m->pages++;
+    if (!b || addr >> KMEM_ADDR_BITS) return NULL;
+    size_t n = (size_t)1 << KMEM_LEVEL_BITS, mask = n - 1;
+    void **l2 = child(m->root, (size_t)(pn >> (2 * KMEM_LEVEL_BITS)) & mask, n, m, 0, 0);
+    void **l3 = l2 ? child(l2, (size_t)(pn >> KMEM_LEVEL_BITS) & mask, n, m, 0, 0) : NULL;
+    unsigned char *page = l3 ? child(l3, (size_t)pn & mask, n, m, pn, 1) : NULL;
+    if (!page) {
+        *oom = 1;
+        return NULL;
     }
-    pthread_mutex_unlock(&m->mu);
     if (t) {
         uint64_t lo = pn * KMEM_PAGE, hi = lo + KMEM_PAGE;
         t->tag[ti] = key;

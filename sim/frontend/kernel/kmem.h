@@ -6,7 +6,6 @@
 #ifndef COALSIM_KMEM_H
 #define COALSIM_KMEM_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,22 +32,21 @@ typedef struct kbuf {
     kfill fill;
 } kbuf;
 
-typedef struct kpage_slot {
-    uint64_t key;              /* page number + 1; 0 = empty */
-    unsigned char *page;
-} kpage_slot;
+/* The pages: a three-level radix tree over 48-bit addresses (like an MMU's
+ * page tables), 4096 entries a level, read without a lock; a new table or
+ * page is installed with a compare-and-swap, so workers that make the same
+ * page at once agree on one. */
+#define KMEM_LEVEL_BITS 12
+#define KMEM_ADDR_BITS 48
 
 typedef struct kmem {
     kbuf *bufs;
     size_t nbufs, capbufs;
     uint64_t next_base, next_var;
-    kpage_slot *slots;
-    size_t nslots, used;       /* nslots a power of two */
-    pthread_mutex_t mu;
-    uint64_t pages;            /* pages made */
+    void **root;               /* level 1 -> level 2 -> level 3 -> pages */
 } kmem;
 
-#define KMEM_TLB 64
+#define KMEM_TLB 256
 typedef struct kmem_tlb {
     uint64_t tag[KMEM_TLB];    /* page number + 1 */
     unsigned char *page[KMEM_TLB];

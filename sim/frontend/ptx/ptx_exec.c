@@ -232,7 +232,7 @@ static int run_warp(pctx *x, pwarp *w)
         }
         w->clock++;
         x->exec.inst_executed++;
-        x->exec.thread_inst_executed += (uint64_t)__builtin_popcount(mask);
+        x->exec.thread_inst_executed += mask == 0xffffffffu ? 32 : (uint64_t)__builtin_popcount(mask);
         switch (in->kind) {
         case K_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;

@@ -185,6 +185,21 @@ HANDLER(ffma)
     LANES(m, Dd[l] = FB(fmaf(F(A[l]), F(B[l]), F(C[l]))));
     return 0;
 }
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same with the processor's FMA instruction, chosen when it has one:
+ * fmaf is otherwise a library call a lane. */
+__attribute__((target("fma"))) static int ffma_hw(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+{
+    UNUSED;
+    uint64_t *Dd = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a), *B = SLOT(w, in->b), *C = SLOT(w, in->c);
+    LANES(m, Dd[l] = FB(__builtin_fmaf(F(A[l]), F(B[l]), F(C[l]))));
+    return 0;
+}
+static pop_fn best_ffma(void) { return __builtin_cpu_supports("fma") ? ffma_hw : ffma; }
+#else
+static pop_fn best_ffma(void) { return ffma; }
+#endif
 HANDLER(ffma_sat)
 {
     UNUSED;
@@ -502,7 +517,7 @@ DECODE(dec_fma)
     int r = rounding(ri), sat = ptx_has_mod(ri, "sat");
     if (r != R_NONE && r != R_RN) return 0;
     if (half_type(t)) in->fn = sat || ptx_has_mod(ri, "relu") ? NULL : hfma;
-    else if (t == PT_F32) in->fn = sat ? ffma_sat : ffma;
+    else if (t == PT_F32) in->fn = sat ? ffma_sat : best_ffma();
     else if (t == PT_F64) in->fn = sat ? NULL : dfma;
     return 0;
 }

@@ -107,22 +107,90 @@ static uint64_t lane_addr(const pwarp *w, const pinst *in, int l)
     return a;
 }
 
-/* Emit the requests of M's places: one a space (a generic access whose
- * lanes fall in several spaces makes several). */
-static int emit_all(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size, uint32_t m, const place *pl)
+/* Where every lane of M goes: P[l] its bytes, R->addr[l] its reported
+ * address, R->space the space when all lanes share it (else *MIXED is set
+ * and SP[l] says each lane's, -1 for param).  0, or -1 with the error in X. */
+static int gather(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned size, unsigned char **p,
+                  coalsim_request *r, int *mixed, int *sp)
 {
+    *mixed = 0;
+    if (in->space == SP_GLOBAL) {
+        /* the common case: global memory through the worker's page cache */
+        const uint64_t *A = in->addr_slot != UINT32_MAX ? SLOT(w, in->addr_slot) : NULL;
+        uint64_t base = in->addr_base + (uint64_t)in->off;
+        /* the page of the lane before, and the addresses it may serve */
+        uint64_t lo = 1, hi = 0;
+        unsigned char *page = NULL;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint64_t a = base + (A ? A[l] : 0);
+            r->addr[l] = a;
+            if (a >= lo && a + size <= hi && !(a & (size - 1))) {
+                p[l] = page + a % KMEM_PAGE;
+                continue;
+            }
+            uint64_t pn = a / KMEM_PAGE;
+            unsigned ti = (unsigned)(pn % KMEM_TLB);
+            if (x->tlb.tag[ti] == pn + 1 && a >= x->tlb.lo[ti] && a + size <= x->tlb.hi[ti] && !(a & (size - 1))) {
+                page = x->tlb.page[ti], lo = x->tlb.lo[ti], hi = x->tlb.hi[ti];
+                p[l] = page + a % KMEM_PAGE;
+                continue;
+            }
+            place pl = {0};
+            if (locate(x, w, in, SP_GLOBAL, a, size, l, &pl) != 0) return -1;
+            p[l] = pl.p;
+            r->addr[l] = a;
+        }
+        r->space = COALSIM_GLOBAL;
+        return 0;
+    }
+    int first = -2;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        place pl = {0};
+        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl) != 0) return -1;
+        p[l] = pl.p;
+        r->addr[l] = pl.report;
+        sp[l] = pl.space;
+        if (first == -2) first = pl.space;
+        else if (pl.space != first) *mixed = 1;
+    }
+    r->space = (coalsim_space)(first < 0 ? 0 : first);
+    if (first == -1 && !*mixed) *mixed = -1;     /* all param: no request */
+    return 0;
+}
+
+/* Emit the request(s) of M: one, or one a space when the lanes of a generic
+ * access fall in several (MIXED). */
+static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size, uint32_t m, coalsim_request *r,
+                int mixed, const int *sp)
+{
+    if (mixed < 0) return 0;
+    r->op = op;
+    r->size = size;
+    r->block = x->block_id;
+    r->warp = w->index;
+    r->label = in->label;
+    r->line = in->line;
+    if (!mixed) {
+        r->active = m;
+        if (x->sink.put(x->sink.ctx, r) != 0) {
+            snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
+            return -1;
+        }
+        return 0;
+    }
     uint32_t left = m;
     while (left) {
-        int sp = pl[__builtin_ctz(left)].space;
+        int s = sp[__builtin_ctz(left)];
         uint32_t mine = 0;
-        uint64_t a[32];
         for (uint32_t mm = left; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
-            if (pl[l].space == sp) mine |= 1u << l, a[l] = pl[l].report;
+            if (sp[l] == s) mine |= 1u << l;
         }
         left &= ~mine;
-        if (sp < 0) continue;
-        if (ptx_emit(x, w, in, op, (coalsim_space)sp, size, mine, a) != 0) return -1;
+        if (s < 0) continue;
+        if (ptx_emit(x, w, in, op, (coalsim_space)s, size, mine, r->addr) != 0) return -1;
     }
     return 0;
 }
@@ -143,18 +211,26 @@ static uint64_t sext(uint64_t v, unsigned bytes)
 HANDLER(ld)
 {
     unsigned esz = ptype_bytes((ptype)in->type), n = in->nvec, size = esz * n;
-    int sgn = ptype_signed((ptype)in->type);
-    place pl[32] = {{0}};
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
+    int sgn = ptype_signed((ptype)in->type), mixed, sp[32];
+    unsigned char *p[32];
+    coalsim_request r;
+    if (gather(x, w, in, m, size, p, &r, &mixed, sp) != 0) return -1;
+    if (in->space != SP_PARAM && emit(x, w, in, COALSIM_LD, size, m, &r, mixed, sp) != 0) return -1;
+    if (n == 1 && esz == 4 && !sgn) {
+        uint64_t *D = SLOT(w, in->v[0]);
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t v;
+            memcpy(&v, p[l], 4);
+            D[l] = v;
+        }
+        return 0;
     }
-    if (in->space != SP_PARAM && emit_all(x, w, in, COALSIM_LD, size, m, pl) != 0) return -1;
     for (unsigned k = 0; k < n; k++) {
         uint64_t *D = SLOT(w, in->v[k]);
         for (uint32_t mm = m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
-            uint64_t v = load_bytes(pl[l].p + k * esz, esz);
+            uint64_t v = load_bytes(p[l] + k * esz, esz);
             D[l] = sgn ? sext(v, esz) : v;
         }
     }
@@ -164,18 +240,17 @@ HANDLER(ld)
 HANDLER(st)
 {
     unsigned esz = ptype_bytes((ptype)in->type), n = in->nvec, size = esz * n;
-    place pl[32] = {{0}};
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
-    }
-    if (in->space != SP_PARAM && emit_all(x, w, in, COALSIM_ST, size, m, pl) != 0) return -1;
+    int mixed, sp[32];
+    unsigned char *p[32];
+    coalsim_request r;
+    if (gather(x, w, in, m, size, p, &r, &mixed, sp) != 0) return -1;
+    if (in->space != SP_PARAM && emit(x, w, in, COALSIM_ST, size, m, &r, mixed, sp) != 0) return -1;
     /* lanes in order: the highest lane wins a conflicting store, as on the GPU */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = SLOT(w, in->v[k])[l];
-            memcpy(pl[l].p + k * esz, &v, esz);
+            memcpy(p[l] + k * esz, &v, esz);
         }
     }
     return 0;
@@ -243,28 +318,31 @@ HANDLER(atom)
     ptype t = (ptype)in->type;
     unsigned size = ptype_bytes(t);
     int red = in->flags & PF_RED;         /* red: no result */
-    place pl[32] = {{0}};
+    unsigned char *p[32];
+    int mixed, sp[32];
+    coalsim_request r;
+    if (gather(x, w, in, m, size, p, &r, &mixed, sp) != 0) return -1;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        if (locate(x, w, in, in->space, lane_addr(w, in, l), size, l, &pl[l]) != 0) return -1;
-        if (pl[l].space == COALSIM_CONST || pl[l].space < 0)
-            return ptx_fail(x, in, "an atomic on %s memory", pl[l].space < 0 ? "parameter" : "constant");
+        int l = __builtin_ctz(mm), s = mixed ? sp[l] : (int)r.space;
+        if (mixed < 0 || s == COALSIM_CONST || s < 0)
+            return ptx_fail(x, in, "an atomic on %s memory", s < 0 || mixed < 0 ? "parameter" : "constant");
+        sp[l] = s;
     }
-    if (emit_all(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, m, pl) != 0) return -1;
+    if (emit(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, m, &r, mixed, sp) != 0) return -1;
     const uint64_t *B = SLOT(w, in->b), *C = SLOT(w, in->c);
     uint64_t *D = red ? NULL : SLOT(w, in->d);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         uint64_t old;
-        if (pl[l].space == COALSIM_GLOBAL) {
+        if (sp[l] == COALSIM_GLOBAL) {
             /* global memory is shared with the other workers' blocks */
             if (size == 4) {
-                uint32_t *p32 = (uint32_t *)(void *)pl[l].p, o = __atomic_load_n(p32, __ATOMIC_RELAXED), nv;
+                uint32_t *p32 = (uint32_t *)(void *)p[l], o = __atomic_load_n(p32, __ATOMIC_RELAXED), nv;
                 do nv = (uint32_t)atomic_new(in->sub, t, o, B[l], C[l]);
                 while (!__atomic_compare_exchange_n(p32, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
                 old = o;
             } else if (size == 8) {
-                uint64_t *p64 = (uint64_t *)(void *)pl[l].p, o = __atomic_load_n(p64, __ATOMIC_RELAXED), nv;
+                uint64_t *p64 = (uint64_t *)(void *)p[l], o = __atomic_load_n(p64, __ATOMIC_RELAXED), nv;
                 do nv = atomic_new(in->sub, t, o, B[l], C[l]);
                 while (!__atomic_compare_exchange_n(p64, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
                 old = o;
@@ -272,9 +350,9 @@ HANDLER(atom)
                 return ptx_fail(x, in, "a %u-byte atomic on global memory is not supported", size);
             }
         } else {
-            old = load_bytes(pl[l].p, size);
+            old = load_bytes(p[l], size);
             uint64_t nv = atomic_new(in->sub, t, old, B[l], C[l]);
-            memcpy(pl[l].p, &nv, size);
+            memcpy(p[l], &nv, size);
         }
         if (D) D[l] = ptype_signed(t) ? sext(old, size) : old;
     }
