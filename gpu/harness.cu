@@ -139,7 +139,7 @@ static void write_trace(const Case &c, const std::vector<CapRecord> &r, const ch
 static coalsim_stats *model_records(const Case &c, const std::vector<CapRecord> &r, const coalsim_arch &a)
 {
     coalsim_stats *st = coalsim_stats_new();
-    coalsim_request q;
+    coalsim_request q{};
     coalsim_result res;
     bool open = false;
     auto flush = [&]() {

@@ -87,6 +87,8 @@ typedef struct coalsim_request {
     uint64_t addr[COALSIM_MAX_WARP];
     const char *label;                    /* owned by whoever made the request */
     unsigned long line;                   /* trace line of its first record, or 0 */
+    uint32_t label_id;                    /* 0, or a number the producer gives each distinct label
+                                             (a fast key: equal ids must mean equal labels) */
 } coalsim_request;
 
 typedef struct coalsim_result {

@@ -16,7 +16,7 @@ typedef struct {
     const char *label;
     uint64_t block, warp;
     unsigned long line;
-    uint32_t active;
+    uint32_t active, label_id;
     unsigned char op, space, size;
 } kept_head;
 
@@ -57,8 +57,8 @@ static int keep(void *ctx, const coalsim_request *r)
         c->buf = b;
         c->cap = cap;
     }
-    kept_head h = {r->label, r->block, r->warp, r->line, r->active, (unsigned char)r->op, (unsigned char)r->space,
-                   (unsigned char)r->size};
+    kept_head h = {r->label, r->block, r->warp, r->line, r->active, r->label_id, (unsigned char)r->op,
+                   (unsigned char)r->space, (unsigned char)r->size};
     memcpy(c->buf + c->len, &h, sizeof h);
     uint64_t *a = (uint64_t *)(void *)(c->buf + c->len + sizeof h);
     for (uint32_t m = r->active; m; m &= m - 1) *a++ = r->addr[__builtin_ctz(m)];
@@ -75,6 +75,7 @@ static int replay(chunk *c, coalsim_analysis *an)
         kept_head h;
         memcpy(&h, c->buf + at, sizeof h);
         r.label = h.label, r.block = h.block, r.warp = h.warp, r.line = h.line, r.active = h.active;
+        r.label_id = h.label_id;
         r.op = (coalsim_op)h.op, r.space = (coalsim_space)h.space, r.size = h.size;
         const uint64_t *a = (const uint64_t *)(const void *)(c->buf + at + sizeof h);
         for (uint32_t m = r.active; m; m &= m - 1) r.addr[__builtin_ctz(m)] = *a++;

@@ -529,6 +529,7 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
             return fail(rd, "binary trace is truncated in a request");
         if (lab >= rd->nlabels) return fail(rd, "request names label %llu, not defined", (unsigned long long)lab);
         r->label = rd->labels[lab];
+        r->label_id = (uint32_t)lab + 1;
         r->block = rd->prev_block + (uint64_t)unzigzag(db);
         r->warp = rd->prev_warp + (uint64_t)unzigzag(dw);
         r->active = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -11,6 +11,8 @@ struct coalsim_stats {
     size_t *slot;          /* hash slots: index + 1, 0 = empty */
     size_t nslot;          /* power of two */
     size_t last;           /* index of the access hit last (+1), a fast path */
+    size_t *by_id;         /* label_id -> access index + 1 (0: not seen), another */
+    size_t nid;
 };
 
 static uint64_t hash(const char *label, coalsim_op op, coalsim_space sp, unsigned size)
@@ -47,6 +49,7 @@ void coalsim_stats_free(coalsim_stats *st)
     for (size_t i = 0; i < st->n; i++) free(st->acc[i].label);
     free(st->acc);
     free(st->slot);
+    free(st->by_id);
     free(st);
 }
 
@@ -67,8 +70,37 @@ static int rehash(coalsim_stats *st)
     return 0;
 }
 
-/* The access for r, created if new.  NULL if memory runs out. */
+static coalsim_access *find_by_label(coalsim_stats *st, const coalsim_request *r);
+
+/* The access for r, created if new.  NULL if memory runs out.  A request
+ * with a label_id is found by it, without comparing labels. */
 static coalsim_access *find(coalsim_stats *st, const coalsim_request *r)
+{
+    uint32_t id = r->label_id;
+    if (id && id < st->nid && st->by_id[id]) {
+        coalsim_access *a = &st->acc[st->by_id[id] - 1];
+        if (a->op == r->op && a->space == r->space && a->size == r->size) {
+            st->last = st->by_id[id];
+            return a;
+        }
+    }
+    coalsim_access *a = find_by_label(st, r);
+    if (a && id) {
+        if (id >= st->nid) {
+            size_t n = st->nid ? st->nid : 64;
+            while (n <= id) n *= 2;
+            size_t *b = realloc(st->by_id, n * sizeof *b);
+            if (!b) return NULL;
+            memset(b + st->nid, 0, (n - st->nid) * sizeof *b);
+            st->by_id = b;
+            st->nid = n;
+        }
+        st->by_id[id] = (size_t)(a - st->acc) + 1;
+    }
+    return a;
+}
+
+static coalsim_access *find_by_label(coalsim_stats *st, const coalsim_request *r)
 {
     if (st->last && same(&st->acc[st->last - 1], r)) return &st->acc[st->last - 1];
     size_t h = (size_t)hash(r->label, r->op, r->space, r->size) & (st->nslot - 1);

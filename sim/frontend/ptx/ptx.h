@@ -206,6 +206,7 @@ typedef struct pinst {
     int8_t cs_space, cs_op;    /* memory instructions: the coalsim space and op they count as (-1: none) */
     uint32_t line;             /* PTX line */
     const char *label;         /* memory instructions: the access label */
+    uint32_t label_id;         /* its number (the request's label_id) */
     const char *text;          /* the opcode with modifiers, for messages */
     uint32_t call_args, call_nargs, call_rets, call_nrets;   /* call: indices into the function's call table */
 } pinst;
@@ -345,7 +346,9 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
     do {                                                                                     \
         uint32_t m_ = (m);                                                                   \
         if (m_ == 0xffffffffu) {                                                             \
-            for (int l = 0; l < 32; l++) { __VA_ARGS__; }                                    \
+            /* lanes are independent: a result slot may be a source slot, but    \
+             * lane l reads and writes only element l (no loop-carried dependence) */ \
+            _Pragma("GCC ivdep") for (int l = 0; l < 32; l++) { __VA_ARGS__; }              \
         } else {                                                                             \
             for (; m_; m_ &= m_ - 1) {                                                       \
                 int l = __builtin_ctz(m_);                                                   \

@@ -524,7 +524,10 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
         in->kind = K_UNSUPPORTED;
         in->fn = unsupported;
     }
-    if (in->kind == K_MEM && !(in->label = make_label(p, ri))) return ptx_dec_fail(p, ri, err, cap, "out of memory");
+    if (in->kind == K_MEM) {
+        if (!(in->label = make_label(p, ri))) return ptx_dec_fail(p, ri, err, cap, "out of memory");
+        in->label_id = p->nlabels;       /* the label's place in p->labels, + 1 */
+    }
     return 0;
 }
 

@@ -372,6 +372,7 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
     r.warp = w->index;
     r.active = m;
     r.label = in->label;
+    r.label_id = in->label_id;
     r.line = in->line;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);

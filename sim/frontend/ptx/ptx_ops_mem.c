@@ -171,6 +171,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     r->block = x->block_id;
     r->warp = w->index;
     r->label = in->label;
+    r->label_id = in->label_id;
     r->line = in->line;
     if (!mixed) {
         r->active = m;
