@@ -52,7 +52,7 @@ static const struct option_def {
     {O_GRID, "--grid", "X[,Y[,Z]]", "FILE.cu/.ptx: blocks in the grid"},
     {O_BLOCK, "--block", "X[,Y[,Z]]", "FILE.cu/.ptx: threads in a block"},
     {O_ARGS, "--args", "LIST", "FILE.cu/.ptx: one value a parameter: numbers, buffers NAME[:SIZE][=FILL]"},
-    {O_DYNSMEM, "--dynamic-shared", "BYTES", "FILE.cu/.ptx: dynamic shared memory a block"},
+    {O_DYNSMEM, "--dynamic-shared", "BYTES", "FILE.cu/.ptx: dynamic shared memory a block (K: KiB)"},
     {O_DEFINE, "--define", "NAME[=VALUE]", "FILE.cu: a macro for the compiler (repeatable)"},
     {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
     {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
@@ -410,6 +410,7 @@ int main(int argc, char **argv)
             char *end;
             errno = 0;
             unsigned long long v = strtoull(val, &end, 0);
+            if (*end == 'K' || *end == 'k') v <<= 10, end++;
             if (*val < '0' || *val > '9' || *end || errno || v > (1ull << 20)) {
                 free(files), free(sets), free(defines), free(includes);
                 return usage_error("--dynamic-shared takes a number of bytes, not '%s'", val);

@@ -108,8 +108,15 @@ static int find_entry(const coalsim_kernel *k, const char *name, char *err, size
         if (!strcmp(ds, want)) return (int)i;
         size_t np = strcspn(ds, "(");
         if (strlen(want) == np && !strncmp(ds, want, np)) return (int)i;
+        /* the same without its namespaces */
+        const char *q = ds, *c;
+        while ((c = strstr(q, "::")) && c < ds + np) q = c + 2;
+        size_t nq = (size_t)(ds + np - q);
+        if (q != ds && strlen(want) == nq && !strncmp(q, want, nq)) return (int)i;
         coalsim_demangled_base(d, base, sizeof base);
-        if (!strcmp(base, want)) plain = (int)i, nplain++;
+        /* a plain name may leave out the namespaces: ns::k is k */
+        const char *unq = strrchr(base, ':');
+        if (!strcmp(base, want) || (unq && !strcmp(unq + 1, want))) plain = (int)i, nplain++;
     }
     if (nplain == 1) return plain;
     if (nplain > 1) {
@@ -119,7 +126,8 @@ static int find_entry(const coalsim_kernel *k, const char *name, char *err, size
             char d[512], base[256];
             coalsim_demangle(m->funcs[i].name, d, sizeof d);
             coalsim_demangled_base(d, base, sizeof base);
-            if (!strcmp(base, want)) {
+            const char *unq = strrchr(base, ':');
+            if (!strcmp(base, want) || (unq && !strcmp(unq + 1, want))) {
                 d[strcspn(d, "(")] = '\0';
                 n += snprintf(err + n, cap - (size_t)n, " '%s'", d);
             }

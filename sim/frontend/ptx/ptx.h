@@ -90,7 +90,14 @@ typedef struct raw_operand {
     const char **vec;          /* NULL member: '_' */
 } raw_operand;
 
+/* Statements that are not instructions, kept in order for the decoder's
+ * scopes: a '{' or '}' of a nested scope (inline asm, call sequences), and
+ * the register and variable declarations in it. */
+typedef enum { RP_NONE = 0, RP_OPEN, RP_CLOSE, RP_REGS, RP_VARS } rpseudo;
+
 typedef struct raw_inst {
+    rpseudo pseudo;            /* RP_NONE: an instruction or a label */
+    unsigned first, count;     /* RP_REGS: f->regs[first..]; RP_VARS: module vars[first..] */
     unsigned line;             /* PTX line */
     unsigned file, src_line;   /* .loc in force: file number, line (0: none) */
     unsigned inl_file, inl_line;   /* the outermost inlined_at, or 0 */
@@ -309,6 +316,7 @@ typedef struct pwarp {
     unsigned depth;
     uint32_t alive;            /* lanes that exist */
     uint32_t exited;
+    uint32_t carry;            /* each lane's CC.CF (add.cc, addc, sub.cc, subc, mad.cc, madc) */
     wstate state;
     unsigned index;            /* warp in its block */
     uint64_t clock;            /* instructions issued */

@@ -18,7 +18,7 @@ typedef struct {
     int kind;                 /* NK_* */
 } nentry;
 
-enum { NK_REG = 1, NK_PRED, NK_LABEL, NK_PARAM, NK_LOCAL };
+enum { NK_REG = 1, NK_PRED, NK_LABEL, NK_VAR };
 
 typedef struct {
     nentry *e;
@@ -91,9 +91,43 @@ typedef struct {
     ptx_program *p;
     uint32_t *param_var_off;  /* per module variable: its offset when it is a call-site .param of this function */
     uint64_t *local_var_off;  /* per module variable: its offset when it is a .local of this function */
+    uint32_t *decl_first;     /* per register declaration: its first slot (or predicate) */
+    uint32_t *decl_name;      /* per register declaration: its first name in regnames */
+    struct undo {
+        const char *name;
+        int kind;             /* the binding it replaced (0: none) */
+        uint32_t val;
+        unsigned depth;
+    } *undo;
+    size_t nundo, capundo;
 } dstate;
 
 #define DS(f) ((dstate *)(f)->dec)
+
+/* Bind NAME in the scope at DEPTH, remembering what it shadows. */
+static int bind(dstate *ds, const char *name, int kind, uint32_t val, unsigned depth)
+{
+    if (ds->nundo == ds->capundo) {
+        size_t cap = ds->capundo ? ds->capundo * 2 : 64;
+        struct undo *u = realloc(ds->undo, cap * sizeof *u);
+        if (!u) return -1;
+        ds->undo = u;
+        ds->capundo = cap;
+    }
+    nentry *e = nmap_find(&ds->names, name);
+    ds->undo[ds->nundo++] = (struct undo){name, e ? e->kind : 0, e ? e->val : 0, depth};
+    return nmap_put(&ds->names, name, kind, val);
+}
+
+/* Leave the scope at DEPTH: its names get back what they shadowed. */
+static int unbind(dstate *ds, unsigned depth)
+{
+    while (ds->nundo && ds->undo[ds->nundo - 1].depth >= depth && depth > 0) {
+        struct undo *u = &ds->undo[--ds->nundo];
+        if (nmap_put(&ds->names, u->name, u->kind, u->val) != 0) return -1;
+    }
+    return 0;
+}
 
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
 {
@@ -309,6 +343,10 @@ int ptx_dec_src(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, ptype 
         return 0;
     }
     if (o->kind != RO_REG) return ptx_dec_fail(p, ri, err, cap, "operand %u must be a register or a constant", k + 1);
+    /* a register may be named without '%' (inline asm's "r0") */
+    if (o->name[0] != '%' && reg_of(f, o->name, 0, slot) == 0) return 0;
+    if (o->name[0] != '%' && reg_of(f, o->name, 1, slot) == 0)
+        return ptx_dec_fail(p, ri, err, cap, "operand %u: '%s' is a predicate", k + 1, o->name);
     if (o->name[0] == '%') {
         for (size_t i = 0; i < sizeof sregs / sizeof sregs[0]; i++)
             if (!strcmp(o->name, sregs[i].name)) {
@@ -323,9 +361,13 @@ int ptx_dec_src(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, ptype 
             return ptx_dec_fail(p, ri, err, cap, "the special register '%s' is not supported", o->name);
         return ptx_dec_fail(p, ri, err, cap, "operand %u: '%s' is not a declared register", k + 1, o->name);
     }
-    /* a symbol: its address */
+    /* a symbol: its address; WARP_SZ is PTX's name for the warp size */
     uint64_t v;
     int local = 0;
+    if (!strcmp(o->name, "WARP_SZ")) {
+        if (const_slot(f, 32, slot) != 0) return ptx_dec_fail(p, ri, err, cap, "out of memory");
+        return 0;
+    }
     if (symbol_value(p, f, o->name, &v, &local) != 0)
         return ptx_dec_fail(p, ri, err, cap, "operand %u: unknown symbol '%s'", k + 1, o->name);
     if (local) return ptx_dec_fail(p, ri, err, cap, "the address of the local variable '%s' is only supported in mov", o->name);
@@ -352,7 +394,8 @@ static int symbol_value(ptx_program *p, pfunc *f, const char *name, uint64_t *v,
             *v = f->ret_off[i];
             return 0;
         }
-    int vi = find_var(p->mod, name, f->index);
+    nentry *e = nmap_find(&ds->names, name);
+    int vi = e && e->kind == NK_VAR ? (int)e->val : find_var(p->mod, name, -1);
     if (vi < 0) return -1;
     const ptx_var *var = &p->mod->vars[vi];
     if (var->space == SP_PARAM && var->func == f->index) {
@@ -550,7 +593,8 @@ static int add_call_args(pfunc *f, const raw_operand *list, uint32_t *first, uin
     if (!list) return 0;
     for (unsigned k = 0; k < list->nvec; k++) {
         const char *name = list->vec[k];
-        int vi = name ? find_var(p->mod, name, f->index) : -1;
+        nentry *e = name ? nmap_find(&ds->names, name) : NULL;
+        int vi = e && e->kind == NK_VAR ? (int)e->val : -1;
         if (vi < 0 || p->mod->vars[vi].space != SP_PARAM || p->mod->vars[vi].func != f->index)
             return ptx_dec_fail(p, ri, err, cap, "call argument '%s' is not a .param of this function", name ? name : "_");
         if (ds->ncalls == ds->capcalls) {
@@ -625,7 +669,7 @@ static int decode_control(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *i
             add_call_args(f, rets, &in->call_rets, &in->call_nrets, p, ri, err, cap))
             return -1;
         const ptx_func *cf = &p->mod->funcs[fi];
-        if (!cf->has_body && strcmp(cf->name, "vprintf") != 0)
+        if (!cf->has_body && strcmp(cf->name, "vprintf") != 0 && strcmp(cf->name, "__assertfail") != 0)
             return ptx_dec_fail(p, ri, err, cap, "call of '%s', which has no body in this PTX (a library function?)",
                                 cf->name);
         if (cf->has_body && (in->call_nargs != cf->nparams || in->call_nrets != cf->nrets))
@@ -673,29 +717,32 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     f->param_off = calloc(src->nparams + 1, sizeof *f->param_off);
     f->ret_off = calloc(src->nrets + 1, sizeof *f->ret_off);
     if (!ds->param_var_off || !ds->local_var_off || !f->param_off || !f->ret_off) goto oom;
-    /* registers */
+    /* registers: every declaration its own slots (or predicates); names are
+     * bound as the declarations come, scope by scope, below */
     size_t nnames = 1;
     for (unsigned i = 0; i < src->nregs; i++) nnames += src->regs[i].count ? src->regs[i].count : 1;
     ds->regnames = calloc(nnames, sizeof *ds->regnames);
-    if (!ds->regnames) goto oom;
+    ds->decl_first = calloc(src->nregs + 1, sizeof *ds->decl_first);
+    ds->decl_name = calloc(src->nregs + 1, sizeof *ds->decl_name);
+    if (!ds->regnames || !ds->decl_first || !ds->decl_name) goto oom;
     for (unsigned i = 0; i < src->nregs; i++) {
         const ptx_reg_decl *r = &src->regs[i];
         unsigned n = r->count ? r->count : 1;
+        ds->decl_name[i] = (uint32_t)ds->nregnames;
+        ds->decl_first[i] = r->type == PT_PRED ? ds->npreds : ds->nregs;
         for (unsigned k = 0; k < n; k++) {
             char *name = ds->regnames[ds->nregnames++];
             if (r->count) snprintf(name, 72, "%s%u", r->prefix, k);
             else snprintf(name, 72, "%s", r->prefix);
-            if (r->type == PT_PRED) {
-                if (nmap_put(&ds->names, name, NK_PRED, ds->npreds++)) goto oom;
-            } else {
-                if (nmap_put(&ds->names, name, NK_REG, ds->nregs++)) goto oom;
-            }
         }
+        if (r->type == PT_PRED) ds->npreds += n;
+        else ds->nregs += n;
     }
     if (nmap_put(&ds->names, "%_sink", NK_REG, ds->nregs++)) goto oom;
     /* labels: the index of the next instruction */
     uint32_t ni = 0;
     for (unsigned i = 0; i < src->ninsts; i++) {
+        if (src->insts[i].pseudo) continue;
         if (src->insts[i].label) {
             if (nmap_put(&ds->names, src->insts[i].label, NK_LABEL, ni)) goto oom;
         } else {
@@ -736,11 +783,30 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     if (!f->code) goto oom;
     f->ncode = ni;
     ni = 0;
+    unsigned depth = 0;
     for (unsigned i = 0; i < src->ninsts; i++) {
         const raw_inst *ri = &src->insts[i];
-        if (ri->label) continue;
-        if (ptx_decode_inst(p, f, ri, &f->code[ni], err, cap) != 0) goto fail;
-        ni++;
+        if (ri->pseudo == RP_OPEN) {
+            depth++;
+        } else if (ri->pseudo == RP_CLOSE) {
+            if (unbind(ds, depth) != 0) goto oom;
+            if (depth) depth--;
+        } else if (ri->pseudo == RP_REGS) {
+            for (unsigned d = ri->first; d < ri->first + ri->count; d++) {
+                const ptx_reg_decl *r = &src->regs[d];
+                unsigned n = r->count ? r->count : 1;
+                for (unsigned k = 0; k < n; k++)
+                    if (bind(ds, ds->regnames[ds->decl_name[d] + k], r->type == PT_PRED ? NK_PRED : NK_REG,
+                             ds->decl_first[d] + k, depth) != 0)
+                        goto oom;
+            }
+        } else if (ri->pseudo == RP_VARS) {
+            for (unsigned v = ri->first; v < ri->first + ri->count; v++)
+                if (bind(ds, m->vars[v].name, NK_VAR, v, depth) != 0) goto oom;
+        } else if (!ri->label) {
+            if (ptx_decode_inst(p, f, ri, &f->code[ni], err, cap) != 0) goto fail;
+            ni++;
+        }
     }
     /* constants and specials after the registers */
     f->const_first = ds->nregs;
@@ -768,12 +834,18 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     free(ds->regnames);
     free(ds->param_var_off);
     free(ds->local_var_off);
+    free(ds->decl_first);
+    free(ds->decl_name);
+    free(ds->undo);
     free(ds);
     f->dec = NULL;
     return f;
 oom:
     snprintf(err, cap, "%s: out of memory", m->name);
 fail:
+    free(ds->decl_first);
+    free(ds->decl_name);
+    free(ds->undo);
     free(ds->names.e);
     free(ds->regnames);
     free(ds->consts);

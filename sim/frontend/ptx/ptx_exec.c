@@ -172,9 +172,39 @@ static void return_to_caller(pwarp *w)
     w->frames[w->depth - 1].stack[w->frames[w->depth - 1].sp - 1].pc++;
 }
 
+/* The string at global address A into OUT (as much as is readable). */
+static void read_string(pctx *x, uint64_t a, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; n + 1 < cap; n++, a++) {
+        int oom;
+        unsigned char *page = kmem_page(x->mem, &x->tlb, a, &oom);
+        if (!page || !page[a % KMEM_PAGE]) break;
+        out[n] = (char)page[a % KMEM_PAGE];
+    }
+    out[n] = '\0';
+    if (!n) snprintf(out, cap, "?");
+}
+
 static int do_call(pctx *x, pwarp *w, pframe *fr, const pinst *in, uint32_t m)
 {
     const pfunc *callee = x->prog->funcs[in->target];
+    if (!callee && !strcmp(x->prog->mod->funcs[in->target].name, "__assertfail")) {
+        /* assert() failed: __assertfail(message, file, line, function, size) */
+        char msg[160] = "?", file[160] = "?";
+        unsigned line = 0;
+        int l = __builtin_ctz(m);
+        if (in->call_nargs >= 3) {
+            uint64_t pm, pf;
+            const uint8_t *base = fr->params + (size_t)l * fr->fn->param_bytes;
+            memcpy(&pm, base + fr->fn->calls[in->call_args].caller_off, 8);
+            memcpy(&pf, base + fr->fn->calls[in->call_args + 1].caller_off, 8);
+            memcpy(&line, base + fr->fn->calls[in->call_args + 2].caller_off, 4);
+            read_string(x, pm, msg, sizeof msg);
+            read_string(x, pf, file, sizeof file);
+        }
+        return ptx_fail(x, in, "assertion '%s' failed (%s:%u), lane %d of warp %u", msg, file, line, l, w->index);
+    }
     if (!callee) {
         /* vprintf: printing is not modelled; it returns 0 */
         for (uint32_t k = 0; k < in->call_nrets; k++) {

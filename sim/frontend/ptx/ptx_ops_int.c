@@ -279,6 +279,51 @@ HANDLER(prmt_32)
 TER(sad_u32, uint32_t, uint32_t, (a > b ? a - b : b - a) + c)
 TER(sad_s32, int32_t, uint32_t, (uint32_t)(a > b ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a) + (uint32_t)c)
 
+/* ---- carry chains: add.cc, addc, sub.cc, subc, mad.lo/hi.cc, madc ----
+ * in->sub: bit 0 takes the carry in, bit 1 writes the carry out; in->sub2: 0
+ * add, 1 subtract (the carry is then a borrow: d = a - (b + CF)), 2 mad.lo,
+ * 3 mad.hi; in->type's width 4 or 8 bytes. */
+HANDLER(carry_op)
+{
+    UNUSED;
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a), *B = SLOT(w, in->b), *C = SLOT(w, in->c);
+    int wide = ptype_bytes((ptype)in->type) == 8, cin = in->sub & 1, cout = in->sub & 2;
+    uint32_t cf = w->carry, ncf = cf;
+    LANES(m, {
+        unsigned __int128 a = wide ? A[l] : (uint32_t)A[l], b = wide ? B[l] : (uint32_t)B[l];
+        unsigned __int128 c = wide ? C[l] : (uint32_t)C[l], ci = cin ? (cf >> l & 1) : 0, t;
+        unsigned bits = wide ? 64 : 32;
+        int out;
+        switch (in->sub2) {
+        case 1:
+            t = a - (b + ci);
+            out = a < b + ci;
+            break;
+        case 2: {
+            unsigned __int128 p = (a * b) & (((unsigned __int128)1 << bits) - 1);
+            t = p + c + ci;
+            out = (int)(t >> bits & 1);
+            break;
+        }
+        case 3: {
+            unsigned __int128 p = (a * b) >> bits;
+            t = p + c + ci;
+            out = (int)(t >> bits & 1);
+            break;
+        }
+        default:
+            t = a + b + ci;
+            out = (int)(t >> bits & 1);
+            break;
+        }
+        D[l] = wide ? (uint64_t)t : (uint32_t)t;
+        ncf = (ncf & ~(1u << l)) | ((uint32_t)out << l);
+    });
+    if (cout) w->carry = ncf;
+    return 0;
+}
+
 /* ---- moves ---- */
 
 HANDLER(mov_any)
@@ -547,9 +592,29 @@ static const int_op int_ops[] = {
 
 static int float_ops_decode(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
 
+/* add.cc addc sub.cc subc mad.lo.cc mad.hi.cc madc.lo/hi: extended-precision arithmetic */
+DECODE(dec_carry)
+{
+    ptype t = ptx_mod_type(ri, 0);
+    const char *op = ri->opcode;
+    int mad = !strncmp(op, "mad", 3);
+    int cin = !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc");
+    in->kind = K_OP;
+    in->type = (uint8_t)t;
+    in->sub = (uint8_t)(cin | (ptx_has_mod(ri, "cc") ? 2 : 0));
+    in->sub2 = (uint8_t)(!strncmp(op, "sub", 3) ? 1 : mad ? (ptx_has_mod(ri, "hi") ? 3 : 2) : 0);
+    ptype ts[3] = {t, t, t};
+    if (dec_n(p, f, ri, in, mad ? 3 : 2, ts, err, cap)) return -1;
+    if (!mad) in->c = in->b;
+    unsigned b = ptype_bytes(t);
+    if ((b == 4 || b == 8) && !ptype_float(t) && !ptx_has_mod(ri, "wide")) in->fn = carry_op;
+    return 0;
+}
+
 /* add sub and or xor min max div rem shl shr: integer forms here, floats in ops_float.c */
 DECODE(dec_binary)
 {
+    if (ptx_has_mod(ri, "cc")) return dec_carry(p, f, ri, in, err, cap);
     ptype t = ptx_mod_type(ri, 0);
     if (t == PT_PRED && (!strcmp(ri->opcode, "and") || !strcmp(ri->opcode, "or") || !strcmp(ri->opcode, "xor"))) {
         int na = 0, nb = 0;
@@ -583,6 +648,7 @@ DECODE(dec_binary)
 
 DECODE(dec_mul)
 {
+    if (ptx_has_mod(ri, "cc") && !strcmp(ri->opcode, "mad")) return dec_carry(p, f, ri, in, err, cap);
     ptype t = ptx_mod_type(ri, 0);
     if (ptype_float(t)) return float_ops_decode(p, f, ri, in, err, cap);
     int mad = !strcmp(ri->opcode, "mad") || !strcmp(ri->opcode, "mad24");
@@ -836,7 +902,7 @@ const pop_entry ptx_ops_int[] = {
     {"not", dec_unary}, {"cnot", dec_unary}, {"neg", dec_unary}, {"abs", dec_unary}, {"popc", dec_unary},
     {"clz", dec_unary}, {"brev", dec_unary}, {"bfind", dec_unary}, {"bfe", dec_bfe}, {"bfi", dec_bfi},
     {"prmt", dec_prmt}, {"sad", dec_sad}, {"selp", dec_selp}, {"setp", dec_setp}, {"set", dec_set},
-    {"mov", dec_mov}, {NULL, NULL},
+    {"mov", dec_mov}, {"addc", dec_carry}, {"subc", dec_carry}, {"madc", dec_carry}, {NULL, NULL},
 };
 
 /* Float forms of the shared mnemonics are decoded by ops_float.c's table. */

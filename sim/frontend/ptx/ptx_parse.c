@@ -607,17 +607,28 @@ static int parse_body(parser *ps, ptx_func *f, int fi)
         CHECKLEX();
         token *t = CUR;
         if (t->kind == TK_EOF) return fail(ps, f->line, "function '%s' has no closing '}'", f->name);
-        if (is_punct(t, '{')) {
-            depth++;
-            next(ps);
-        } else if (is_punct(t, '}')) {
-            depth--;
+        if (is_punct(t, '{') || is_punct(t, '}')) {
+            int open = is_punct(t, '{');
+            depth += open ? 1 : -1;
+            if (depth > 0) {
+                raw_inst *ri = new_inst(ps, f);
+                if (!ri) return fail(ps, t->line, "out of memory");
+                ri->pseudo = open ? RP_OPEN : RP_CLOSE;
+                ri->line = t->line;
+            }
             next(ps);
         } else if (t->kind == TK_DIR) {
             unsigned line = t->line;
             if (ptx_tok_is(t, ".reg")) {
                 next(ps);
+                unsigned first = f->nregs;
                 if (parse_reg(ps, f)) return -1;
+                raw_inst *ri = new_inst(ps, f);
+                if (!ri) return fail(ps, line, "out of memory");
+                ri->pseudo = RP_REGS;
+                ri->line = line;
+                ri->first = first;
+                ri->count = f->nregs - first;
             } else if (ptx_tok_is(t, ".loc")) {
                 next(ps);
                 if (parse_loc(ps)) return -1;
@@ -629,7 +640,14 @@ static int parse_body(parser *ps, ptx_func *f, int fi)
                 pspace sp = ptx_tok_is(t, ".local") ? SP_LOCAL : ptx_tok_is(t, ".shared") ? SP_SHARED
                           : ptx_tok_is(t, ".param") ? SP_PARAM : ptx_tok_is(t, ".const") ? SP_CONST : SP_GLOBAL;
                 next(ps);
+                unsigned first = ps->m->nvars;
                 if (parse_var(ps, sp, 0, fi)) return -1;
+                raw_inst *ri = new_inst(ps, f);
+                if (!ri) return fail(ps, line, "out of memory");
+                ri->pseudo = RP_VARS;
+                ri->line = line;
+                ri->first = first;
+                ri->count = ps->m->nvars - first;
             } else if (ptx_tok_is(t, ".callprototype")) {
                 if (skip_to_semicolon(ps)) return -1;
             } else {
@@ -860,7 +878,12 @@ void ptx_module_free(ptx_module *m)
 
 int ptx_find_func(const ptx_module *m, const char *name)
 {
+    /* a function may be declared (a prototype) before it is defined */
+    int found = -1;
     for (unsigned i = 0; i < m->nfuncs; i++)
-        if (!strcmp(m->funcs[i].name, name)) return (int)i;
-    return -1;
+        if (!strcmp(m->funcs[i].name, name)) {
+            if (m->funcs[i].has_body) return (int)i;
+            if (found < 0) found = (int)i;
+        }
+    return found;
 }
