@@ -32,17 +32,19 @@ static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned
     unsigned char next[MAXKEYS], count[64];
     unsigned char head[64];               /* chain start + 1 per bank, 0 = empty */
     unsigned n = 0;
-    unsigned word = a->bank_mode / 8;     /* bytes per bank step */
-    uint64_t words_per_row = (uint64_t)a->banks * a->bank_width / word;
+    /* bytes per bank step, banks and words per row are powers of two
+     * (arch_check): shifts and masks, not divisions, for every lane */
+    unsigned word_sh = (unsigned)__builtin_ctz(a->bank_mode / 8), bank_mask = a->banks - 1;
+    unsigned row_sh = (unsigned)__builtin_ctz(a->banks * a->bank_width / (a->bank_mode / 8));
     phase_cost c = {0, 0};
     memset(head, 0, a->banks);
     memset(count, 0, a->banks);
     for (unsigned l = lo; l < hi; l++) {
         if (!(r->active >> l & 1)) continue;
-        uint64_t last = (r->addr[l] + r->size - 1) / word;
-        for (uint64_t w = r->addr[l] / word; w <= last && n < MAXKEYS; w++) {
-            unsigned bank = (unsigned)(w % a->banks);
-            uint64_t rw = w / words_per_row;
+        uint64_t last = (r->addr[l] + r->size - 1) >> word_sh;
+        for (uint64_t w = r->addr[l] >> word_sh; w <= last && n < MAXKEYS; w++) {
+            unsigned bank = (unsigned)(w & bank_mask);
+            uint64_t rw = w >> row_sh;
             unsigned k = head[bank];
             while (k && row[k - 1] != rw) k = next[k - 1];
             if (k) continue;                                  /* row already counted */
