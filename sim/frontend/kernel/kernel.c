@@ -254,7 +254,10 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     rc = 0;
 done:
     if (wk)
-        for (unsigned t = 0; t < nthreads; t++) free(wk[t].x.smem);
+        for (unsigned t = 0; t < nthreads; t++) {
+            free(wk[t].x.smem);
+            ptx_ctx_free(&wk[t].x);
+        }
     free(wk);
     free(wp);
     free(params);

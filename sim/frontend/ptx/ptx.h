@@ -307,6 +307,8 @@ typedef struct pframe {
     simt_entry *stack;
     uint32_t sp, cap;
     uint32_t call_pc;          /* in the caller: the call instruction */
+    /* the buffers' sizes: a frame keeps them for the next block's warps */
+    size_t regs_cap, preds_cap, params_cap;
 } pframe;
 
 typedef enum { W_RUN, W_BAR, W_DONE } wstate;
@@ -336,8 +338,13 @@ typedef struct pctx {
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */
     coalsim_exec exec;
+    pwarp *warps;               /* kept from block to block (buffers reused) */
+    unsigned nwarps;
     char err[512];
 } pctx;
+
+/* Free the warps a worker kept (ptx_run_block makes them). */
+void ptx_ctx_free(pctx *x);
 
 /* Run block B of the grid in X.  0, or -1 with X->err. */
 int ptx_run_block(pctx *x, uint64_t b);

@@ -79,23 +79,39 @@ static int local_reserve(pwarp *w, uint64_t top)
     return 0;
 }
 
-/* Push a frame of FN for lanes MASK; the caller fills its parameters. */
+/* Grow *P to hold N bytes (keeping nothing). */
+static int reserve(void **p, size_t *cap, size_t n)
+{
+    if (n <= *cap) return 0;
+    void *q = malloc(n);
+    if (!q) return -1;
+    free(*p);
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* Push a frame of FN for lanes MASK; the caller fills its parameters.  A
+ * frame's buffers stay with the warp, so the next block's warps reuse them. */
 static pframe *push_frame(pctx *x, pwarp *w, const pfunc *fn, uint32_t mask, uint64_t local_base)
 {
     if (w->depth == PTX_MAX_DEPTH) return NULL;
     pframe *fr = &w->frames[w->depth];
-    memset(fr, 0, sizeof *fr);
+    size_t pb = fn->param_bytes ? fn->param_bytes : 1;
+    if (reserve((void **)&fr->regs, &fr->regs_cap, (size_t)fn->nslots * 32 * sizeof *fr->regs) != 0 ||
+        reserve((void **)&fr->preds, &fr->preds_cap, fn->npreds * sizeof *fr->preds) != 0 ||
+        reserve((void **)&fr->params, &fr->params_cap, 32 * pb) != 0 ||
+        local_reserve(w, local_base + fn->local_bytes) != 0)
+        return NULL;
+    if (!fr->stack) {
+        fr->cap = 8;
+        if (!(fr->stack = malloc(fr->cap * sizeof *fr->stack))) return NULL;
+    }
     fr->fn = fn;
     fr->called = mask;
-    fr->regs = malloc((size_t)fn->nslots * 32 * sizeof *fr->regs);
-    fr->preds = calloc(fn->npreds, sizeof *fr->preds);
-    fr->params = calloc(32, fn->param_bytes ? fn->param_bytes : 1);
-    fr->cap = 8;
-    fr->stack = malloc(fr->cap * sizeof *fr->stack);
-    if (!fr->regs || !fr->preds || !fr->params || !fr->stack || local_reserve(w, local_base + fn->local_bytes) != 0) {
-        free(fr->regs), free(fr->preds), free(fr->params), free(fr->stack);
-        return NULL;
-    }
+    fr->call_pc = 0;
+    memset(fr->preds, 0, fn->npreds * sizeof *fr->preds);
+    memset(fr->params, 0, 32 * pb);
     memset(fr->regs, 0, (size_t)fn->const_first * 32 * sizeof *fr->regs);
     for (uint32_t k = 0; k < fn->nconsts; k++) {
         uint64_t *s = fr->regs + (size_t)(fn->const_first + k) * 32, v = fn->consts[k];
@@ -112,12 +128,7 @@ static pframe *push_frame(pctx *x, pwarp *w, const pfunc *fn, uint32_t mask, uin
     return fr;
 }
 
-static void pop_frame(pwarp *w)
-{
-    pframe *fr = &w->frames[--w->depth];
-    free(fr->regs), free(fr->preds), free(fr->params), free(fr->stack);
-    fr->regs = NULL;
-}
+static void pop_frame(pwarp *w) { w->depth--; }
 
 static int simt_push(pframe *fr, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
@@ -343,12 +354,23 @@ int ptx_run_block(pctx *x, uint64_t b)
     x->by = (unsigned)(b / x->grid[0] % x->grid[1]);
     x->bz = (unsigned)(b / ((uint64_t)x->grid[0] * x->grid[1]));
     memset(x->smem, 0, (size_t)x->smem_bytes);
-    pwarp *warps = calloc(nwarps, sizeof *warps);
-    if (!warps) return ptx_fail(x, NULL, "out of memory");
+    if (x->nwarps < nwarps) {
+        pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
+        if (!nw) return ptx_fail(x, NULL, "out of memory");
+        memset(nw + x->nwarps, 0, (nwarps - x->nwarps) * sizeof *nw);
+        x->warps = nw;
+        x->nwarps = nwarps;
+    }
+    pwarp *warps = x->warps;
     int rc = 0;
     for (unsigned k = 0; k < nwarps && rc == 0; k++) {
         pwarp *w = &warps[k];
+        w->depth = 0;
+        w->exited = w->carry = 0;
+        w->state = W_RUN;
+        w->clock = 0;
         w->index = k;
+        if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
         w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
         pframe *fr = push_frame(x, w, entry, w->alive, 0);
@@ -363,19 +385,11 @@ int ptx_run_block(pctx *x, uint64_t b)
     /* turns until every warp is done; a barrier opens when every warp that
      * is not done waits at it */
     while (rc == 0) {
-        unsigned running = 0, waiting = 0;
-        for (unsigned k = 0; k < nwarps && rc == 0; k++) {
-            pwarp *w = &warps[k];
-            if (w->state == W_RUN) {
-                rc = run_warp(x, w);
-                running++;
-            }
-        }
+        unsigned waiting = 0;
+        for (unsigned k = 0; k < nwarps && rc == 0; k++)
+            if (warps[k].state == W_RUN) rc = run_warp(x, &warps[k]);
         if (rc) break;
-        for (unsigned k = 0; k < nwarps; k++) {
-            running -= 0;
-            if (warps[k].state == W_BAR) waiting++;
-        }
+        for (unsigned k = 0; k < nwarps; k++) waiting += warps[k].state == W_BAR;
         unsigned live = 0;
         for (unsigned k = 0; k < nwarps; k++) live += warps[k].state != W_DONE;
         if (!live) break;
@@ -383,12 +397,21 @@ int ptx_run_block(pctx *x, uint64_t b)
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == W_BAR) warps[k].state = W_RUN;
     }
-    for (unsigned k = 0; k < nwarps; k++) {
-        while (warps[k].depth) pop_frame(&warps[k]);
-        free(warps[k].local);
-    }
-    free(warps);
     return rc;
+}
+
+void ptx_ctx_free(pctx *x)
+{
+    for (unsigned k = 0; k < x->nwarps; k++) {
+        pwarp *w = &x->warps[k];
+        for (unsigned d = 0; d < PTX_MAX_DEPTH; d++) {
+            free(w->frames[d].regs), free(w->frames[d].preds), free(w->frames[d].params), free(w->frames[d].stack);
+        }
+        free(w->local);
+    }
+    free(x->warps);
+    x->warps = NULL;
+    x->nwarps = 0;
 }
 
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
