@@ -1,20 +1,27 @@
 // launch: run a kernel of a compiled .cu file on the GPU from the same
 // one-line description coalsim takes (gpu/outside/README.md has the grammar).
 //
-//   launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--check] [--name NAME]
-//          CUBIN PTX --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST
+//   launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--dump-changed] [--check]
+//          [--name NAME] CUBIN PTX --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST
 //          [--dynamic-shared BYTES] [--define NAME[=VALUE]]...
-//   launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--check] [--keep-going]
-//          --list LAUNCHES --build DIR [--set count|time] [--skip N] [--count N]
+//   launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--dump-changed] [--check]
+//          [--keep-going] --list LAUNCHES --build DIR [--set count|time] [--skip N] [--count N]
 //   launch --units LAUNCHES
 //
 // The PTX names the kernel's entry and its parameters (types and sizes), so
 // the arguments are checked against the kernel before anything runs; --check
 // stops there, without one CUDA call, so the launch list can be checked on a
 // machine with no GPU.  Otherwise the driver API loads CUBIN, fills every
-// buffer on the host (fill.h) and copies it over, launches once, optionally
-// dumps the buffers, and with --repeat N times N launches after refilling the
-// buffers and 3 warm-ups.
+// buffer on the host (fill.h) and copies it over, launches once, and with
+// --dump writes every buffer (up to --dump-max bytes; with --dump-changed only
+// those the launch changed) to DIR/NAME.bin, or DIR/LAUNCH/NAME.bin for a
+// list.  With --repeat N it then refills the buffers, launches 3 times to warm
+// up, times N launches back to back (one event pair around all) and N more
+// with an event between each two, and prints
+//   time LAUNCH median_us=.. mean_us=.. min_us=.. batch_us_per_launch=.. launches=N
+// (median, mean, min of the second N; batch from the first).  Every launch
+// also prints "attr LAUNCH regs=.. static_smem=.. local=.. max_threads=.."
+// from cuFuncGetAttribute.
 //
 // --list runs the lines of a launch list (launches.list: "NAME SET FILE
 // <options>") in one process, so one CUDA context and one ncu session cover
@@ -592,7 +599,7 @@ struct Options {
     int repeat = 0;
     std::string dump;
     uint64_t dump_max = UINT64_MAX;
-    bool check = false, keep_going = false;
+    bool check = false, keep_going = false, dump_changed = false;
     std::string list, build, set, units;
     uint64_t skip = 0, count = UINT64_MAX;
 };
@@ -601,10 +608,11 @@ static void usage(const char *why)
 {
     if (why) fprintf(stderr, "launch: %s\n", why);
     fprintf(stderr,
-            "usage: launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--check] [--name NAME] CUBIN PTX\n"
+            "usage: launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--dump-changed] [--check] [--name NAME]\n"
+            "              CUBIN PTX\n"
             "              --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST\n"
             "              [--dynamic-shared BYTES] [--define NAME[=VALUE]]...\n"
-            "       launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--check] [--keep-going]\n"
+            "       launch [--repeat N] [--dump DIR] [--dump-max BYTES] [--dump-changed] [--check] [--keep-going]\n"
             "              --list LAUNCHES --build DIR [--set count|time] [--skip N] [--count N]\n"
             "       launch --units LAUNCHES\n");
     exit(EXIT_USAGE);
@@ -785,11 +793,14 @@ static void run(Launch &L, const Options &o, const std::string &dump_dir)
     CU(who + ": the launch", cuCtxSynchronize);
 
     if (!dump_dir.empty()) {
-        make_dir(dump_dir);
+        bool made = false;
         for (Buffer &b : L.buffers) {
             if (b.size > o.dump_max) continue;
             std::vector<unsigned char> out(b.size);
             CU(who + ": dumping " + b.name, cuMemcpyDtoH, out.data(), b.dev, b.size);
+            // --dump-changed: a buffer the launch did not write is its fill again
+            if (o.dump_changed && out == b.host) continue;
+            if (!made) make_dir(dump_dir), made = true;
             write_file(dump_dir + "/" + b.name + ".bin", out.data(), out.size());
         }
     }
@@ -955,7 +966,8 @@ int main(int argc, char **argv)
         } else if (a == "--dump") o.dump = value();
         else if (a == "--dump-max") {
             if (!parse_size(value(), &o.dump_max)) usage("--dump-max takes a byte count");
-        } else if (a == "--check") o.check = true;
+        } else if (a == "--dump-changed") o.dump_changed = true;
+        else if (a == "--check") o.check = true;
         else if (a == "--keep-going") o.keep_going = true;
         else if (a == "--name") name = value();
         else if (a == "--list") o.list = value();
