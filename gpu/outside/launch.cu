@@ -28,8 +28,9 @@
 // them all; the kernels were compiled into DIR/UNIT.cubin and DIR/UNIT.ptx,
 // one UNIT per FILE and --define set, as --units prints them ("UNIT FILE
 // -DNAME=VALUE ...").  --set keeps one set's lines, --skip and --count a
-// slice of those (ncu runs the list in chunks).  Every launch prints
-// "LAUNCH NAME kernel=MANGLED" just before its first launch.
+// slice of those (ncu runs the list in chunks).  Every launch prints "BEGIN
+// NAME" when it starts and "LAUNCH NAME kernel=MANGLED" just before its first
+// launch; a failed one prints "FAILED NAME" (and why on stderr).
 //
 // The driver is opened with dlopen when first needed, so --check runs where
 // no libcuda.so.1 exists.  Build: nvcc -std=c++17 -O2 -o launch launch.cu -ldl
@@ -855,6 +856,11 @@ static void run(Launch &L, const Options &o, const std::string &dump_dir)
 // --check) run it.  Returns false if it failed.
 static bool process(Gpu *&g, Launch &L, const Options &o, bool list_mode)
 {
+    if (!o.check) {
+        // before anything can fail or hang: a script resumes a list after it
+        printf("BEGIN %s\n", L.name.c_str());
+        fflush(stdout);
+    }
     try {
         validate(L);
         if (o.check) {
