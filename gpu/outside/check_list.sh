@@ -5,7 +5,9 @@
 # and runs "launch --check" on every line (kernel found, arguments match its
 # parameters, buffers sized, launch shape legal).
 # usage: sh gpu/outside/check_list.sh [WORKDIR]     (run from anywhere)
-# Exit status 0 when every line checks.
+# Exit status 0 when every line checks.  With CLANG set (CLANG=clang), also
+# reports which files clang compiles in device-only mode with clang_prelude.h
+# instead of the CUDA headers (informative: a failure there does not fail).
 set -eu
 cd "$(dirname "$0")/../.."
 work=${1:-$(mktemp -d /tmp/coalsim-outside.XXXXXX)}
@@ -34,5 +36,20 @@ if grep -n 'd_cap\]\|\[d_cap' "$work/build/seeds.ptx"; then
 fi
 
 "$work/launch" --check --keep-going --list gpu/outside/launches.list --build "$work/build" > "$work/check.txt"
-echo "check_list: $(grep -c '^ok ' "$work/check.txt") launches check ($(grep -c ' count ' gpu/outside/launches.list) count," \
-     "$(grep -c ' time ' gpu/outside/launches.list) time)"
+sets=$(awk '!/^#/ && NF {n[$2]++} END {printf "%d count, %d time", n["count"], n["time"]}' gpu/outside/launches.list)
+echo "check_list: $(grep -c '^ok ' "$work/check.txt") launches check ($sets)"
+
+if [ -n "${CLANG:-}" ]; then
+    mkdir -p "$work/clang"
+    cut -d' ' -f2 "$work/units.txt" | sort -u | while read -r file; do
+        b=$(basename "$file" .cu)
+        if "$CLANG" -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -O3 -S \
+            -Xclang -target-feature -Xclang +ptx70 -Wno-unknown-cuda-version \
+            -include __clang_cuda_builtin_vars.h -include gpu/outside/clang_prelude.h \
+            "$file" -o "$work/clang/$b.ptx" 2> "$work/clang/$b.err"; then
+            echo "clang: $file ok"
+        else
+            echo "clang: $file FAILS: $(grep -m1 error "$work/clang/$b.err")"
+        fi
+    done
+fi
