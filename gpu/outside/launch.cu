@@ -327,8 +327,9 @@ struct Buffer {
     uint64_t size = 0;
     coalsim_fill fill{};
     std::string path;              // file: fills
-    std::vector<unsigned char> host;  // initial contents, kept to refill
+    std::vector<unsigned char> host;  // initial contents until the dumps; empty for zero fills
     CUdeviceptr dev = 0;
+    CUdeviceptr pristine = 0;         // a device copy of the initial contents, to refill for timing
 };
 
 struct Arg {
@@ -658,7 +659,8 @@ static void parse_launch_options(Launch &L, const std::vector<std::string> &w, s
     X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute)          \
     X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxReset) X(cuCtxSetCurrent)             \
     X(cuCtxSynchronize) X(cuModuleLoad) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)                 \
-    X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuLaunchKernel)                 \
+    X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)                  \
+    X(cuMemsetD8) X(cuLaunchKernel)                                                                                    \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy)
 DRIVER_CALLS(DRV)
 
@@ -712,6 +714,7 @@ static void reset_context(Gpu &g)
 // Fills b.host per b.fill, in parallel for large buffers.
 static void fill_host(Buffer &b)
 {
+    if (b.fill.kind == COALSIM_FILL_ZERO) return;  // cuMemsetD8 does it on the device
     b.host.assign(b.size, 0);
     if (b.fill.kind == COALSIM_FILL_FILE) {
         FILE *f = fopen(b.path.c_str(), "rb");
@@ -776,7 +779,14 @@ static void run(Launch &L, const Options &o, const std::string &dump_dir)
     for (Buffer &b : L.buffers) {
         fill_host(b);
         CU(who + ": buffer " + b.name, cuMemAlloc, &b.dev, b.size);
-        CU(who + ": buffer " + b.name, cuMemcpyHtoD, b.dev, b.host.data(), b.size);
+        if (b.host.empty())
+            CU(who + ": buffer " + b.name, cuMemsetD8, b.dev, 0, b.size);
+        else
+            CU(who + ": buffer " + b.name, cuMemcpyHtoD, b.dev, b.host.data(), b.size);
+        if (o.repeat > 0 && !b.host.empty()) {
+            CU(who + ": buffer " + b.name, cuMemAlloc, &b.pristine, b.size);
+            CU(who + ": buffer " + b.name, cuMemcpyDtoD, b.pristine, b.dev, b.size);
+        }
     }
     std::vector<uint64_t> store(L.args.size());
     std::vector<void *> params(L.args.size());
@@ -800,14 +810,22 @@ static void run(Launch &L, const Options &o, const std::string &dump_dir)
             std::vector<unsigned char> out(b.size);
             CU(who + ": dumping " + b.name, cuMemcpyDtoH, out.data(), b.dev, b.size);
             // --dump-changed: a buffer the launch did not write is its fill again
-            if (o.dump_changed && out == b.host) continue;
+            if (o.dump_changed && (b.host.empty() ? std::all_of(out.begin(), out.end(), [](unsigned char c) { return c == 0; })
+                                                  : out == b.host))
+                continue;
             if (!made) make_dir(dump_dir), made = true;
             write_file(dump_dir + "/" + b.name + ".bin", out.data(), out.size());
         }
     }
 
     if (o.repeat > 0) {
-        for (Buffer &b : L.buffers) CU(who + ": refilling " + b.name, cuMemcpyHtoD, b.dev, b.host.data(), b.size);
+        for (Buffer &b : L.buffers) {
+            std::vector<unsigned char>().swap(b.host);  // not needed any more
+            if (b.pristine)
+                CU(who + ": refilling " + b.name, cuMemcpyDtoD, b.dev, b.pristine, b.size);
+            else
+                CU(who + ": refilling " + b.name, cuMemsetD8, b.dev, 0, b.size);
+        }
         for (int i = 0; i < 3; i++) launch_once();
         CU(who + ": warm-up", cuCtxSynchronize);
         const int n = o.repeat;
@@ -846,6 +864,8 @@ static void run(Launch &L, const Options &o, const std::string &dump_dir)
     for (Buffer &b : L.buffers) {
         CU(who, cuMemFree, b.dev);
         b.dev = 0;
+        if (b.pristine) CU(who, cuMemFree, b.pristine);
+        b.pristine = 0;
         std::vector<unsigned char>().swap(b.host);
     }
     CU(who, cuModuleUnload, mod);
