@@ -120,12 +120,13 @@ probe() {  # METRICS [NCU-OPTIONS...]: 0 if this ncu profiles the first count la
 if probe "$M"; then
     say "ncu takes all $(tr ',' '\n' <<< "$M" | wc -l) metrics"
 else
-    # keep the metrics ncu --query-metrics lists (launch__* are not hardware
-    # counters and are kept), then try again; else the harness's known eight
+    # keep the metrics ncu --query-metrics lists, and launch__*, sass__* and
+    # device__* (other providers: the query does not list them), then try
+    # again; else the harness's known eight
     known=$(timeout 60 ncu --query-metrics 2>/dev/null | awk '{print $1}')
     kept=
     for m in ${M//,/ }; do
-        if [[ $m == launch__* ]] || grep -qx "${m%%.*}" <<< "$known"; then kept=$kept${kept:+,}$m; else say "dropping $m"; fi
+        if [[ $m == launch__* || $m == sass__* || $m == device__* ]] || grep -qx "${m%%.*}" <<< "$known"; then kept=$kept${kept:+,}$m; else say "dropping $m"; fi
     done
     M=$kept
     if ! probe "$M"; then
