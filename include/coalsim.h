@@ -484,6 +484,10 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
 int coalsim_kernel_read(coalsim_kernel *k, const char *name, uint64_t offset, void *dst, size_t n);
 /* The address the last run gave buffer NAME, or 0. */
 uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name);
+/* The last run's buffers (named in --args, in order): how many, and the
+ * name and size in bytes of the I-th (NULL past the last; size 0: unsized). */
+size_t coalsim_kernel_buffer_count(const coalsim_kernel *k);
+const char *coalsim_kernel_buffer(const coalsim_kernel *k, size_t i, uint64_t *size);
 
 /* How to compile a .cu file to PTX (compile.c). */
 typedef struct coalsim_compile {

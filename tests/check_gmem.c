@@ -211,6 +211,23 @@ END_TEST
 
 /* Regression (found by the fuzzer): a lane stride near 2^63 overflowed a
  * signed multiplication while testing for a constant stride. */
+START_TEST(test_gmem_atomics_on_one_address_are_served_one_after_another)
+{
+    /* the H100: 32 lanes adding to one float cost 32 sectors (jacobi) */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, 4, BASE);
+    ck_assert_uint_eq(model("hopper", &r).sectors, 32);
+    /* two addresses of one sector, 3 and 5 lanes: 5 accesses; plus a lone lane elsewhere */
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_GLOBAL, 4, BASE + (lane < 3 ? 0 : 4));
+    r.active = 0xff | 1u << 31;
+    r.addr[31] = BASE + 4096;
+    ck_assert_uint_eq(model("hopper", &r).sectors, 5 + 1);
+    /* distinct addresses: as many sectors as a load */
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_GLOBAL, 4, BASE + 4 * lane);
+    ck_assert_uint_eq(model("hopper", &r).sectors, 4);
+}
+END_TEST
+
 START_TEST(test_explain_survives_strides_near_two_to_the_63)
 {
     coalsim_request r;
@@ -243,6 +260,7 @@ Suite *make_gmem_suite(void)
     tcase_add_test(l, test_gmem_top_of_address_space_does_not_wrap);
     tcase_add_test(l, test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force);
     tcase_add_test(l, test_explain_survives_strides_near_two_to_the_63);
+    tcase_add_test(l, test_gmem_atomics_on_one_address_are_served_one_after_another);
     suite_add_tcase(s, l);
     return s;
 }

@@ -107,6 +107,34 @@ static char *read_file(const char *path, size_t *len)
     return b;
 }
 
+/* Write every sized buffer of K's last run into DIR/NAME.bin. */
+static int dump_buffers(coalsim_kernel *k, const char *dir)
+{
+    uint64_t size;
+    const char *name;
+    char buf[1 << 16];
+    for (size_t i = 0; (name = coalsim_kernel_buffer(k, i, &size)); i++) {
+        if (!size) continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.bin", dir, name);
+        FILE *fp = fopen(path, "wb");
+        if (!fp) {
+            fprintf(stderr, "coalsim: %s: cannot write: %s\n", path, strerror(errno));
+            return -1;
+        }
+        int bad = 0;
+        for (uint64_t off = 0; off < size && !bad; off += sizeof buf) {
+            size_t n = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
+            bad = coalsim_kernel_read(k, name, off, buf, n) != 0 || fwrite(buf, 1, n, fp) != n;
+        }
+        if (fclose(fp) != 0 || bad) {
+            fprintf(stderr, "coalsim: %s: cannot write the buffer\n", path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads)
 {
@@ -146,6 +174,7 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     int rc = coalsim_kernel_run(k, &l, an, cfg, err, sizeof err);
     if (pg.shown) fprintf(stderr, "\r\033[K");
     if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);
+    if (rc == 0 && ko->dump) rc = dump_buffers(k, ko->dump);
     coalsim_kernel_free(k);
     return rc;
 }

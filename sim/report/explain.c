@@ -74,7 +74,16 @@ static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     const char *verb = r->op == COALSIM_LD ? "read" : "write";
     int64_t d = lane_stride(r, &first);
     double eff = res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * sec) : 0;
-    if (n > 1 && all_same(r)) {
+    int atomic = r->op == COALSIM_ATOM || r->op == COALSIM_RED;
+    if (atomic && n > 1 && all_same(r)) {
+        say(buf, cap, "%u lanes update the same address: atomics on one address are served one after another, "
+                      "%u sector accesses; combine within the warp first (a shuffle reduction), then one lane updates",
+            n, res->sectors);
+    } else if (atomic && res->sectors > res->ideal_sectors && res->requested_bytes < n * r->size) {
+        say(buf, cap, "%u lanes, %u distinct addresses: lanes on the same address are served one after another, "
+                      "%u sector accesses for %u bytes (%.1f%%)",
+            n, res->requested_bytes / r->size, res->sectors, res->requested_bytes, eff);
+    } else if (n > 1 && all_same(r)) {
         say(buf, cap, "broadcast: all %u lanes %s the same %u bytes; 1 sector moves %u bytes for %u used (%.1f%%)",
             n, verb, r->size, sec, r->size, eff);
     } else if (n == 1) {

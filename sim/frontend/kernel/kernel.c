@@ -279,3 +279,25 @@ uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name)
     const kbuf *b = kmem_buffer(&k->mem, name);
     return b ? b->base : 0;
 }
+
+size_t coalsim_kernel_buffer_count(const coalsim_kernel *k)
+{
+    size_t n = 0;
+    if (!k->has_mem) return 0;
+    for (size_t i = 0; i < k->mem.nbufs; i++) n += k->mem.bufs[i].base >= KMEM_BASE;
+    return n;
+}
+
+const char *coalsim_kernel_buffer(const coalsim_kernel *k, size_t i, uint64_t *size)
+{
+    if (!k->has_mem) return NULL;
+    for (size_t b = 0; b < k->mem.nbufs; b++) {
+        const kbuf *kb = &k->mem.bufs[b];
+        if (kb->base < KMEM_BASE) continue;          /* a module variable */
+        if (i-- == 0) {
+            if (size) *size = kb->sized ? kb->size : 0;
+            return kb->name;
+        }
+    }
+    return NULL;
+}
