@@ -30,7 +30,7 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c \
@@ -42,7 +42,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck htmlcheck fuzz bench examples deps clean install probes gpu
+.PHONY: all test unit golden outputcheck hwcheck htmlcheck fuzz bench examples deps clean install probes gpu
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
@@ -80,6 +80,10 @@ unit: $(BUILD)/check_coalsim
 golden: $(BUILD)/coalsim
 	sh tests/golden.sh $(BUILD)/coalsim
 
+# Output that cannot be written (/dev/full, closed stdout, closed pipe) fails.
+outputcheck: $(BUILD)/coalsim
+	sh tests/output_check.sh $(BUILD)/coalsim
+
 # The model against the H100's counters for the GPU-captured seed kernels.
 hwcheck: $(BUILD)/coalsim
 	python3 gpu/join_counters.py gpu/results/h100 $(BUILD)/coalsim > $(BUILD)/counters.txt
@@ -113,8 +117,8 @@ htmlcheck: $(BUILD)/coalsim
 # Every test: unit suites, golden CLI tests, hardware replay, the HTML report
 # in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden hwcheck htmlcheck
-	$(MAKE) SANITIZER=address unit golden
+	$(MAKE) unit golden outputcheck hwcheck htmlcheck
+	$(MAKE) SANITIZER=address unit golden outputcheck
 	$(MAKE) fuzz
 
 # Speed: a generated mixed trace, coalsim timed next to wc -l (bench/bench.sh).

@@ -13,6 +13,7 @@
 #include "advise.h"
 #include "commands.h"
 #include "input.h"
+#include "output.h"
 #include "parallel.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -251,7 +252,7 @@ done:
     return status;
 }
 
-int main(int argc, char **argv)
+static int command(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);      /* a sketch's pipe closed early is an error, not a kill */
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
@@ -456,11 +457,17 @@ int main(int argc, char **argv)
     }
     fclose(out);
     if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) {
-        fprintf(stderr, "coalsim: cannot write to stdout\n");
+        fprintf(stderr, "coalsim: cannot write to stdout: %s\n", strerror(errno));
         status = EXIT_INPUT;
     }
     free(buf);
     free(files);
     free(sets);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    output_guard();
+    return output_finish(command(argc, argv));
 }
