@@ -26,7 +26,7 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c)
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c binwrite.c sketch.c grid.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
@@ -51,7 +51,7 @@ $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
 	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS) -lm
 
-$(BUILD)/sim/cli/input.o: sim/cli/input.c
+$(BUILD)/sim/frontend/file.o: sim/frontend/file.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 
@@ -66,7 +66,7 @@ $(BUILD)/tests/%.o: tests/%.c
 # check_alloc.c makes allocations fail through these wrappers
 WRAP = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup
 $(BUILD)/check_coalsim: $(TEST_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS) $(ZLIB_LIBS) -lm
 
 # Install what the tests need (Check, pkg-config) if it is missing.
 deps:

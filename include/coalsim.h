@@ -181,6 +181,24 @@ int coalsim_reader_is_binary(const coalsim_reader *rd);
 /* Records read so far. */
 uint64_t coalsim_reader_records(const coalsim_reader *rd);
 
+/* ---- trace files: plain or gzip (file.c) -------------------------------- */
+
+typedef struct coalsim_file coalsim_file;
+
+/* Open the file PATH to read a trace from: its bytes as they are, or
+ * decompressed if they begin with gzip's magic (zlib builds).  NULL with
+ * "PATH: why" in err (cannot open, a directory, gzip without zlib). */
+coalsim_file *coalsim_file_open(const char *path, char *err, size_t cap);
+/* The same on the open descriptor FD (a pipe or stdin too), named NAME in
+ * messages.  FD belongs to the file from now on, even when NULL is returned. */
+coalsim_file *coalsim_file_fdopen(int fd, const char *name, char *err, size_t cap);
+/* A coalsim_read_fn over the coalsim_file CTX, for coalsim_reader_new_fn.
+ * gzip members one after the other are one stream; data after the last one
+ * is an error ("data after the end of the gzip stream (trailing garbage)"),
+ * as are a truncated or corrupt stream. */
+long coalsim_file_read(void *ctx, char *buf, size_t cap, const char **why);
+void coalsim_file_close(coalsim_file *f);
+
 /* ---- binary trace writer (binwrite.c; format: docs/binary-format.md) ---- */
 
 typedef struct coalsim_bwriter coalsim_bwriter;
