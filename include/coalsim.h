@@ -150,7 +150,8 @@ typedef struct coalsim_reader coalsim_reader;
 
 /* Where a reader's bytes come from: fill buf with up to cap bytes; return the
  * count, 0 at the end, or -1 on error, setting *why to a static sentence (or
- * leaving it NULL to have strerror(errno) used). */
+ * leaving it NULL to have strerror(errno) used), and -1 again if called
+ * again after an error. */
 typedef long (*coalsim_read_fn)(void *ctx, char *buf, size_t cap, const char **why);
 
 /* Read a v1 text trace from fp, naming it NAME in messages.  warp_size groups
@@ -198,6 +199,26 @@ coalsim_file *coalsim_file_fdopen(int fd, const char *name, char *err, size_t ca
  * as are a truncated or corrupt stream. */
 long coalsim_file_read(void *ctx, char *buf, size_t cap, const char **why);
 void coalsim_file_close(coalsim_file *f);
+
+/* ---- what a trace is (import.c) ------------------------------------------
+ *
+ * A reader tells the forms it reads apart by their first bytes: coalsim's
+ * binary magic, else NVBit's mem_trace output (a "MEMTRACE:" or "CTA x,y,z"
+ * line, or NVBit's banner, in the first 64 lines), else an Accel-Sim trace
+ * (a first line "-kernel name = ..."), else text format v1.  The importers
+ * of other tools' traces are sim/frontend/nvbit.c and accelsim.c
+ * (docs/trace-format.md, "Other formats coalsim reads"). */
+
+typedef enum {
+    COALSIM_TRACE_TEXT = 0, COALSIM_TRACE_BINARY, COALSIM_TRACE_GZIP, COALSIM_TRACE_NVBIT, COALSIM_TRACE_ACCELSIM
+} coalsim_trace_kind;
+
+#define COALSIM_SNIFF_BYTES 65536    /* the first bytes a reader looks at */
+
+/* The kind of trace whose first bytes are HEAD[0..n) (up to
+ * COALSIM_SNIFF_BYTES, or the whole file if shorter), as a reader decides
+ * it; GZIP: decompress it first (coalsim_file). */
+coalsim_trace_kind coalsim_trace_sniff(const void *head, size_t n);
 
 /* ---- binary trace writer (binwrite.c; format: docs/binary-format.md) ---- */
 
