@@ -519,6 +519,35 @@ int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request 
 int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                         const coalsim_request *reqs, const coalsim_result *ress, size_t nreq);
 
+/* ---- by names and plain values: for bindings and small programs --------
+ *
+ * What python/coalsim calls through ctypes (no struct of this header needs
+ * mirroring there), and what examples/c/analyse.c uses. */
+
+/* An analysis of the preset ARCH ("hopper", ...; --arch), with WARP_SIZE
+ * lanes (0: 32) and, when HIER, the H100's caches (hopper only).  NULL with
+ * why in err (unknown preset, bad warp size, out of memory). */
+coalsim_analysis *coalsim_analysis_new_preset(const char *arch, unsigned warp_size, int hier, char *err, size_t cap);
+/* Read the trace file PATH into AN: any form a reader reads (text, binary,
+ * NVBit, Accel-Sim), plain or gzip; WARP_SIZE as the analysis's.  0, or -1
+ * with "PATH:LINE: what is wrong" (or "PATH: why") in err. (file.c) */
+int coalsim_analysis_read_file(coalsim_analysis *an, const char *path, unsigned warp_size, char *err, size_t cap);
+/* Put one warp request into AN: OP "ld" "st" "atom" "red", SPACE "global"
+ * "shared" "local" "const", SIZE bytes a lane, lane l active when bit l of
+ * ACTIVE is set (lanes below the analysis's warp size), its address
+ * ADDR[l] (ADDR holds 32), LABEL its access's name.  Checked as a trace
+ * record is (size, alignment, wrap, the shared window).  0, or -1 with why
+ * in err. (lanes.c) */
+int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char *space, unsigned size, uint64_t block,
+                               uint64_t warp, uint32_t active, const uint64_t *addr, const char *label, char *err,
+                               size_t cap);
+/* The report coalsim_analysis_report writes (after coalsim_analysis_finish),
+ * as a string to free with coalsim_free; NULL if memory runs out.
+ * (report_string.c) */
+char *coalsim_analysis_report_string(const coalsim_analysis *an, coalsim_format fmt, const char *name);
+/* Free what the library handed over (coalsim_analysis_report_string). */
+void coalsim_free(void *p);
+
 /* "ld", "st", "atom", "red"; "global", "shared", "local", "const". */
 const char *coalsim_op_name(coalsim_op op);
 const char *coalsim_space_name(coalsim_space sp);

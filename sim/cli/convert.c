@@ -42,8 +42,9 @@ int convert_main(int argc, char **argv)
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("%s\nA text trace (plain or gzip) becomes a binary one (docs/binary-format.md), grouped into\n"
-                   "warp requests of N lanes (default 32); a binary trace becomes text.  '-' is stdin/stdout.\n",
+            printf("%s\nA text trace (plain or gzip; NVBit's and Accel-Sim's too) becomes a binary one\n"
+                   "(docs/binary-format.md), grouped into warp requests of N lanes (default 32); a binary\n"
+                   "trace becomes text.  '-' is stdin/stdout.\n",
                    convert_usage);
             return EXIT_OK;
         }

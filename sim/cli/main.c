@@ -62,10 +62,10 @@ static void help(void)
            "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n"
            "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
-           "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
-           "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
-           "degree of coalescing of global requests and the wavefronts and bank conflicts\n"
-           "of shared requests, as Nsight Compute counts them.\n\noptions:\n");
+           "gzip; binary, docs/binary-format.md; NVBit mem_trace output; Accel-Sim traces;\n"
+           "'-' is stdin) and reports, per access (label, op, space, size), the 32-byte\n"
+           "sectors and the degree of coalescing of global requests and the wavefronts and\n"
+           "bank conflicts of shared requests, as Nsight Compute counts them.\n\noptions:\n");
     for (size_t i = 0; i < NOPT; i++) {
         char lhs[40];
         snprintf(lhs, sizeof lhs, "%s%s%s", options[i].name, options[i].arg ? " " : "",
@@ -77,7 +77,8 @@ static void help(void)
     printf("\n  fermi: 4-byte banks, CC 2.x rules; kepler: 8-byte banks, 64-bit mode;\n"
            "  kepler32: 8-byte banks, 32-bit mode; maxwell..hopper: 4-byte banks\n"
            "  (volta..hopper with the 8/16-byte rules measured on an H100).\n"
-           "\nexit status: 0 ok, 1 bad input (message names FILE:LINE), 2 usage error\n");
+           "\nexit status: 0 ok, 1 bad input (message names FILE:LINE) or output that cannot be\n"
+           "written, 2 usage error\n");
 }
 
 static int usage_error(const char *fmt, const char *what)
