@@ -245,6 +245,8 @@ START_TEST(test_sniff_tells_every_kind_apart)
     ck_assert_int_eq(coalsim_trace_sniff("hello\nCTA 0,0,0 - warp 1 - LDG.E - 0x1\n", 39), COALSIM_TRACE_NVBIT);
     ck_assert_int_eq(coalsim_trace_sniff("\n-kernel name = k\n", 18), COALSIM_TRACE_ACCELSIM);
     ck_assert_int_eq(coalsim_trace_sniff("# ld global 4 x 0 0 0\n-kernel name = k\n", 39), COALSIM_TRACE_TEXT);
+    ck_assert_int_eq(coalsim_trace_sniff("# made from NVBit (NVidia Binary Instrumentation Tool) - CTA 1,0,0\n", 67),
+                     COALSIM_TRACE_TEXT);
     ck_assert_int_eq(coalsim_trace_sniff("", 0), COALSIM_TRACE_TEXT);
 }
 END_TEST

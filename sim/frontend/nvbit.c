@@ -86,10 +86,14 @@ static int sniff(const char *head, size_t n)
 {
     const char *l;
     size_t len;
-    for (unsigned i = 0; i < 64 && import_head_line(head, n, i, &l, &len); i++)
+    for (unsigned i = 0; i < 64 && import_head_line(head, n, i, &l, &len); i++) {
+        size_t k = 0;
+        while (k < len && (l[k] == ' ' || l[k] == '\t')) k++;
+        if (k < len && l[k] == '#') continue;       /* a comment of a coalsim trace, whatever it says */
         if (starts(l, len, "MEMTRACE: ") || record_like(l, len) ||
             contains(l, len, "NVBit (NVidia Binary Instrumentation Tool"))
             return 1;
+    }
     return 0;
 }
 
