@@ -1,6 +1,11 @@
-# coalsim: library (build/libcoalsim.a), command (build/coalsim), tests, GPU harness.
+# coalsim: library (build/libcoalsim.a, build/libcoalsim.so), command (build/coalsim), tests, GPU harness.
 PREFIX ?= /usr/local
 DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CC ?= cc
 BUILD ?= build
 
@@ -25,36 +30,63 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # The library: the models, the front ends (one file an input kind), the
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
-MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c) \
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c \
+            preset.c)
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c \
+               sketch.c grid.c) \
                $(addprefix sim/frontend/kernel/,kernel.c args.c kmem.c compile.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
-             picture.c html.c)
+             picture.c html.c report_string.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c kernelcmd.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c \
-           tests/check_alloc.c
+           tests/check_import.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all test unit golden hwcheck htmlcheck identity fuzz bench examples deps clean install probes gpu kernel-ptx
-all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a
+# The shared library: libcoalsim.so -> libcoalsim.so.MAJOR (the soname) ->
+# libcoalsim.so.VERSION, VERSION being COALSIM_VERSION of include/coalsim.h.
+# Its objects are built apart with -fPIC (build/pic/), so the command keeps
+# linking the static library's; it exports the coalsim_ names only.
+VERSION := $(shell sed -n 's/^.define COALSIM_VERSION "\(.*\)"/\1/p' include/coalsim.h)
+SONAME = libcoalsim.so.$(firstword $(subst ., ,$(VERSION)))
+
+.PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck fuzz bench examples deps clean \
+        install uninstall probes gpu identity kernel-ptx
+all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a $(BUILD)/libcoalsim.so
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
+$(BUILD)/libcoalsim.so.$(VERSION): $(PIC_OBJ) sim/libcoalsim.map
+	$(CC) $(FINAL_LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=sim/libcoalsim.map -o $@ $(PIC_OBJ) \
+	    $(ZLIB_LIBS) -lm -pthread
+
+$(BUILD)/libcoalsim.so: $(BUILD)/libcoalsim.so.$(VERSION)
+	ln -sf libcoalsim.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+$(BUILD)/pic/sim/frontend/file.o: sim/frontend/file.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -fPIC -c -o $@ $<
+
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
 	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS) -lm
 
-$(BUILD)/sim/cli/input.o: sim/cli/input.c
+$(BUILD)/sim/frontend/file.o: sim/frontend/file.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 
@@ -68,6 +100,10 @@ $(BUILD)/sim/frontend/ptx/%.o: sim/frontend/ptx/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -c -o $@ $<
 
+$(BUILD)/pic/sim/frontend/ptx/%.o: sim/frontend/ptx/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -fPIC -c -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(CHECK_CFLAGS) -Isim -c -o $@ $<
@@ -75,7 +111,7 @@ $(BUILD)/tests/%.o: tests/%.c
 # check_alloc.c makes allocations fail through these wrappers
 WRAP = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup
 $(BUILD)/check_coalsim: $(TEST_OBJ) $(BUILD)/libcoalsim.a
-	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(FINAL_LDFLAGS) $(WRAP) -o $@ $^ $(CHECK_LIBS) $(ZLIB_LIBS) -lm
 
 # Install what the tests need (Check, pkg-config) if it is missing.
 deps:
@@ -88,6 +124,19 @@ unit: $(BUILD)/check_coalsim
 
 golden: $(BUILD)/coalsim
 	sh tests/golden.sh $(BUILD)/coalsim
+
+# make install and uninstall into temporary prefixes, the example program
+# built with pkg-config against the install, the man page against --help.
+installcheck: all
+	sh tests/install_check.sh "$(MAKE)" $(BUILD)
+
+# The Python module (python/coalsim) on the shared library.
+pycheck: $(BUILD)/libcoalsim.so
+	COALSIM_LIB=$(abspath $(BUILD))/libcoalsim.so python3 -m unittest discover python/tests
+
+# Output that cannot be written (/dev/full, closed stdout, closed pipe) fails.
+outputcheck: $(BUILD)/coalsim
+	sh tests/output_check.sh $(BUILD)/coalsim
 
 # The model against the H100's counters for the GPU-captured seed kernels.
 hwcheck: $(BUILD)/coalsim
@@ -135,8 +184,8 @@ htmlcheck: $(BUILD)/coalsim
 # Every test: unit suites, golden CLI tests, hardware replay, the HTML report
 # in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden hwcheck identity htmlcheck
-	$(MAKE) SANITIZER=address unit golden
+	$(MAKE) unit golden outputcheck pycheck installcheck hwcheck identity htmlcheck
+	$(MAKE) SANITIZER=address unit golden outputcheck
 	$(MAKE) fuzz
 
 # Speed: a generated mixed trace, coalsim timed next to wc -l (bench/bench.sh).
@@ -161,13 +210,31 @@ gpu: $(BUILD)/harness
 $(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh include/coalsim.h $(BUILD)/libcoalsim.a
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -o $@ gpu/harness.cu $(BUILD)/libcoalsim.a
 
+# make install PREFIX=... DESTDIR=...: the command, both libraries, the
+# header, the man page and coalsim.pc (written for PREFIX); make uninstall
+# removes exactly those files (and leaves the directories).
+INSTALLED = $(BINDIR)/coalsim $(LIBDIR)/libcoalsim.a $(LIBDIR)/libcoalsim.so.$(VERSION) $(LIBDIR)/$(SONAME) \
+            $(LIBDIR)/libcoalsim.so $(INCLUDEDIR)/coalsim.h $(MANDIR)/man1/coalsim.1 $(PKGCONFIGDIR)/coalsim.pc
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BUILD)/coalsim $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(BUILD)/libcoalsim.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/coalsim.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BUILD)/coalsim $(DESTDIR)$(BINDIR)/coalsim
+	install -m 644 $(BUILD)/libcoalsim.a $(DESTDIR)$(LIBDIR)/libcoalsim.a
+	install -m 755 $(BUILD)/libcoalsim.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcoalsim.so.$(VERSION)
+	ln -sf libcoalsim.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcoalsim.so
+	install -m 644 include/coalsim.h $(DESTDIR)$(INCLUDEDIR)/coalsim.h
+	install -m 644 docs/coalsim.1 $(DESTDIR)$(MANDIR)/man1/coalsim.1
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: coalsim' \
+	    'Description: GPU memory coalescing and shared-memory bank conflicts of warp requests' \
+	    'Version: $(VERSION)' 'Libs: -L$${libdir} -lcoalsim' 'Libs.private: $(ZLIB_LIBS) -lm -pthread' \
+	    'Cflags: -I$${includedir}' >$(DESTDIR)$(PKGCONFIGDIR)/coalsim.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/coalsim.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -152,7 +152,8 @@ typedef struct coalsim_reader coalsim_reader;
 
 /* Where a reader's bytes come from: fill buf with up to cap bytes; return the
  * count, 0 at the end, or -1 on error, setting *why to a static sentence (or
- * leaving it NULL to have strerror(errno) used). */
+ * leaving it NULL to have strerror(errno) used), and -1 again if called
+ * again after an error. */
 typedef long (*coalsim_read_fn)(void *ctx, char *buf, size_t cap, const char **why);
 
 /* Read a v1 text trace from fp, naming it NAME in messages.  warp_size groups
@@ -182,6 +183,44 @@ unsigned long coalsim_reader_line(const coalsim_reader *rd);
 int coalsim_reader_is_binary(const coalsim_reader *rd);
 /* Records read so far. */
 uint64_t coalsim_reader_records(const coalsim_reader *rd);
+
+/* ---- trace files: plain or gzip (file.c) -------------------------------- */
+
+typedef struct coalsim_file coalsim_file;
+
+/* Open the file PATH to read a trace from: its bytes as they are, or
+ * decompressed if they begin with gzip's magic (zlib builds).  NULL with
+ * "PATH: why" in err (cannot open, a directory, gzip without zlib). */
+coalsim_file *coalsim_file_open(const char *path, char *err, size_t cap);
+/* The same on the open descriptor FD (a pipe or stdin too), named NAME in
+ * messages.  FD belongs to the file from now on, even when NULL is returned. */
+coalsim_file *coalsim_file_fdopen(int fd, const char *name, char *err, size_t cap);
+/* A coalsim_read_fn over the coalsim_file CTX, for coalsim_reader_new_fn.
+ * gzip members one after the other are one stream; data after the last one
+ * is an error ("data after the end of the gzip stream (trailing garbage)"),
+ * as are a truncated or corrupt stream. */
+long coalsim_file_read(void *ctx, char *buf, size_t cap, const char **why);
+void coalsim_file_close(coalsim_file *f);
+
+/* ---- what a trace is (import.c) ------------------------------------------
+ *
+ * A reader tells the forms it reads apart by their first bytes: coalsim's
+ * binary magic, else NVBit's mem_trace output (a "MEMTRACE:" or "CTA x,y,z"
+ * line, or NVBit's banner, in the first 64 lines), else an Accel-Sim trace
+ * (a first line "-kernel name = ..."), else text format v1.  The importers
+ * of other tools' traces are sim/frontend/nvbit.c and accelsim.c
+ * (docs/trace-format.md, "Other formats coalsim reads"). */
+
+typedef enum {
+    COALSIM_TRACE_TEXT = 0, COALSIM_TRACE_BINARY, COALSIM_TRACE_GZIP, COALSIM_TRACE_NVBIT, COALSIM_TRACE_ACCELSIM
+} coalsim_trace_kind;
+
+#define COALSIM_SNIFF_BYTES 65536    /* the first bytes a reader looks at */
+
+/* The kind of trace whose first bytes are HEAD[0..n) (up to
+ * COALSIM_SNIFF_BYTES, or the whole file if shorter), as a reader decides
+ * it; GZIP: decompress it first (coalsim_file). */
+coalsim_trace_kind coalsim_trace_sniff(const void *head, size_t n);
 
 /* ---- binary trace writer (binwrite.c; format: docs/binary-format.md) ---- */
 
@@ -539,6 +578,35 @@ int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request 
  * request explained and drawn, then REQS[0..NREQ) drawn. */
 int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                         const coalsim_request *reqs, const coalsim_result *ress, size_t nreq);
+
+/* ---- by names and plain values: for bindings and small programs --------
+ *
+ * What python/coalsim calls through ctypes (no struct of this header needs
+ * mirroring there), and what examples/c/analyse.c uses. */
+
+/* An analysis of the preset ARCH ("hopper", ...; --arch), with WARP_SIZE
+ * lanes (0: 32) and, when HIER, the H100's caches (hopper only).  NULL with
+ * why in err (unknown preset, bad warp size, out of memory). */
+coalsim_analysis *coalsim_analysis_new_preset(const char *arch, unsigned warp_size, int hier, char *err, size_t cap);
+/* Read the trace file PATH into AN: any form a reader reads (text, binary,
+ * NVBit, Accel-Sim), plain or gzip; WARP_SIZE as the analysis's.  0, or -1
+ * with "PATH:LINE: what is wrong" (or "PATH: why") in err. (file.c) */
+int coalsim_analysis_read_file(coalsim_analysis *an, const char *path, unsigned warp_size, char *err, size_t cap);
+/* Put one warp request into AN: OP "ld" "st" "atom" "red", SPACE "global"
+ * "shared" "local" "const", SIZE bytes a lane, lane l active when bit l of
+ * ACTIVE is set (lanes below the analysis's warp size), its address
+ * ADDR[l] (ADDR holds 32), LABEL its access's name.  Checked as a trace
+ * record is (size, alignment, wrap, the shared window).  0, or -1 with why
+ * in err. (lanes.c) */
+int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char *space, unsigned size, uint64_t block,
+                               uint64_t warp, uint32_t active, const uint64_t *addr, const char *label, char *err,
+                               size_t cap);
+/* The report coalsim_analysis_report writes (after coalsim_analysis_finish),
+ * as a string to free with coalsim_free; NULL if memory runs out.
+ * (report_string.c) */
+char *coalsim_analysis_report_string(const coalsim_analysis *an, coalsim_format fmt, const char *name);
+/* Free what the library handed over (coalsim_analysis_report_string). */
+void coalsim_free(void *p);
 
 /* "ld", "st", "atom", "red"; "global", "shared", "local", "const". */
 const char *coalsim_op_name(coalsim_op op);

@@ -66,16 +66,29 @@ START_TEST(test_every_allocation_failure_is_a_clean_status)
     /* the same trace in binary, whose reader keeps a label table */
     size_t binlen = 0;
     char *bin = to_binary(text, 32, &binlen);
-    const char *inputs[2] = {text, bin};
-    size_t lens[2] = {strlen(text), binlen};
-    for (int i = 0; i < 2; i++) {
+    /* NVBit's output with no grid size: 1100 CTAs numbered as they appear
+     * (the importer's table grows twice); an Accel-Sim trace */
+    static char nv[1100 * 200];
+    n = 0;
+    for (int i = 0; i < 1100; i++) {
+        n += (size_t)snprintf(nv + n, sizeof nv - n, "CTA %d,1,0 - warp 0 - LDG.E - 0x%x", i, 4096 + 4 * i);
+        for (int l = 1; l < 32; l++) n += (size_t)snprintf(nv + n, sizeof nv - n, " 0x0");
+        n += (size_t)snprintf(nv + n, sizeof nv - n, "\n");
+    }
+    const char *as = "-kernel name = k\n-grid dim = (2,1,1)\n-accelsim tracer version = 3\n#BEGIN_TB\n"
+                     "thread block = 1,0,0\nwarp = 0\ninsts = 2\n0000 ffffffff 0 EXIT 0 0\n"
+                     "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0000000000 4\n#END_TB\n";
+    const char *inputs[4] = {text, bin, nv, as};
+    size_t lens[4] = {strlen(text), binlen, strlen(nv), strlen(as)};
+    for (int i = 0; i < 4; i++) {
         long k;
         for (k = 0; k < 10000; k++)
             if (run_with_failure_at(k, inputs[i], lens[i])) break;
         /* the loop ended because an allocation count was reached that no
          * longer fails: every earlier one was made to fail and handled */
         ck_assert_int_lt(k, 10000);
-        ck_assert_int_gt(k, 10);   /* reader, totals, labels, growth: many points */
+        long least = i < 2 ? 10 : i == 2 ? 6 : 2;
+        ck_assert_int_gt(k, least);   /* reader, totals, labels, growth: many points */
         /* and the run with no failure completes */
         ck_assert_int_eq(run_with_failure_at(-1, inputs[i], lens[i]), 1);
     }

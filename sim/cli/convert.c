@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "input.h"
@@ -41,8 +42,9 @@ int convert_main(int argc, char **argv)
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("%s\nA text trace (plain or gzip) becomes a binary one (docs/binary-format.md), grouped into\n"
-                   "warp requests of N lanes (default 32); a binary trace becomes text.  '-' is stdin/stdout.\n",
+            printf("%s\nA text trace (plain or gzip; NVBit's and Accel-Sim's too) becomes a binary one\n"
+                   "(docs/binary-format.md), grouped into warp requests of N lanes (default 32); a binary\n"
+                   "trace becomes text.  '-' is stdin/stdout.\n",
                    convert_usage);
             return EXIT_OK;
         }
@@ -89,7 +91,7 @@ int convert_main(int argc, char **argv)
             fprintf(out, "# converted from the binary trace %s by coalsim convert\n", in.name);
         first = 0;
         if (w ? coalsim_bwriter_put(w, &r) != 0 : write_text(out, &r, (unsigned)warp) != 0) {
-            fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
+            fprintf(stderr, "coalsim: %s: cannot write: %s\n", to_stdout ? "<stdout>" : paths[1], strerror(errno));
             status = EXIT_INPUT;
             break;
         }
@@ -107,16 +109,18 @@ int convert_main(int argc, char **argv)
         if (!w) status = EXIT_INPUT;
     }
     if (status == EXIT_OK && w && coalsim_bwriter_finish(w) != 0) {
-        fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
+        fprintf(stderr, "coalsim: %s: cannot write: %s\n", to_stdout ? "<stdout>" : paths[1], strerror(errno));
         status = EXIT_INPUT;
     }
     coalsim_bwriter_free(w);
     input_close(&in);
     if (!to_stdout && fclose(out) != 0 && status == EXIT_OK) {
-        fprintf(stderr, "coalsim: %s: cannot write\n", paths[1]);
+        fprintf(stderr, "coalsim: %s: cannot write: %s\n", paths[1], strerror(errno));
         status = EXIT_INPUT;
     }
-    if (status != EXIT_OK && !to_stdout) remove(paths[1]);
+    /* a half-written file goes; a device (OUT = /dev/full) stays */
+    struct stat sb;
+    if (status != EXIT_OK && !to_stdout && stat(paths[1], &sb) == 0 && S_ISREG(sb.st_mode)) remove(paths[1]);
     return status;
 }
 
@@ -152,7 +156,10 @@ int sketch_main(int argc, char **argv)
         FILE *m = open_memstream(&buf, &len);
         if (!m || input_sketch(path, sets, m) != 0) status = EXIT_INPUT;
         if (m) fclose(m);
-        if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) status = EXIT_INPUT;
+        if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) {
+            fprintf(stderr, "coalsim: cannot write to stdout: %s\n", strerror(errno));
+            status = EXIT_INPUT;
+        }
         free(buf);
     }
     free(sets);

@@ -8,28 +8,6 @@
 
 #include "input.h"
 
-#ifdef COALSIM_ZLIB
-#include <limits.h>
-#include <unistd.h>
-#include <zlib.h>
-
-/* gzip input (zlib passes plain data through unchanged, so stdin needs no
- * sniffing).  Errors come back as zlib's own sentence. */
-static long read_gz(void *ctx, char *buf, size_t cap, const char **why)
-{
-    gzFile gz = ctx;
-    int n = gzread(gz, buf, cap > INT_MAX ? INT_MAX : (unsigned)cap), err = Z_OK;
-    const char *msg = gzerror(gz, &err);
-    if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ">: ")) msg = strstr(msg, ">: ") + 3;  /* our name says where */
-    /* a truncated stream ends with Z_BUF_ERROR instead of an error return */
-    if (n < 0 || (n == 0 && err != Z_OK)) {
-        *why = err == Z_BUF_ERROR ? "gzip stream is truncated" : msg;
-        return -1;
-    }
-    return n;
-}
-#endif
-
 #define SKETCH_MAX_BYTES (1 << 20)
 #define SKETCH_MAX_RECORDS 10000000000ull   /* a runaway guard: sketches stream */
 
@@ -160,28 +138,22 @@ int input_open(input *in, const char *path, unsigned warp_size, const char *cons
         gzip = c0 == 0x1f && c1 == 0x8b;
         rewind(in->fp);
     }
-#ifdef COALSIM_ZLIB
     if (gzip || in->fp == stdin) {
-        gzFile gz = gzdopen(dup(fileno(in->fp)), "rb");
-        if (!gz) {
-            fprintf(stderr, "coalsim: %s: cannot open: out of memory\n", in->name);
+        /* gzip, or stdin, which may be gzip: the library's file decodes it */
+        char err[600];
+        int fd = dup(fileno(in->fp));
+        coalsim_file *f = fd < 0 ? NULL : coalsim_file_fdopen(fd, in->name, err, sizeof err);
+        if (!f) {
+            if (fd < 0) snprintf(err, sizeof err, "%s: cannot open: %s", in->name, strerror(errno));
+            fprintf(stderr, "coalsim: %s\n", err);
             input_close(in);
             return -1;
         }
-        gzbuffer(gz, 256 * 1024);
-        in->gz = gz;
-        in->rd = coalsim_reader_new_fn(read_gz, gz, in->name, warp_size);
+        in->gz = f;
+        in->rd = coalsim_reader_new_fn(coalsim_file_read, f, in->name, warp_size);
     } else {
         in->rd = coalsim_reader_new(in->fp, in->name, warp_size);
     }
-#else
-    if (gzip) {
-        fprintf(stderr, "coalsim: %s: gzip input, but this coalsim was built without zlib\n", in->name);
-        input_close(in);
-        return -1;
-    }
-    in->rd = coalsim_reader_new(in->fp, in->name, warp_size);
-#endif
     if (!in->rd) {
         fprintf(stderr, "coalsim: %s: out of memory\n", in->name);
         input_close(in);
@@ -203,10 +175,8 @@ void input_close(input *in)
     }
     coalsim_reader_free(in->rd);
     in->rd = NULL;
-#ifdef COALSIM_ZLIB
-    if (in->gz) gzclose(in->gz);
+    coalsim_file_close(in->gz);
     in->gz = NULL;
-#endif
     if (in->fp && in->fp != stdin) fclose(in->fp);
     in->fp = NULL;
 }

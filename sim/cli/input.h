@@ -10,7 +10,7 @@
 typedef struct {
     const char *name;        /* for messages: the path, or <stdin> */
     FILE *fp;
-    void *gz;                /* gzFile when zlib reads it */
+    coalsim_file *gz;        /* gzip or stdin: the library's file decodes it */
     void *job;               /* a sketch running into a pipe (input.c) */
     coalsim_reader *rd;
 } input;

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "input.h"
 #include "kernelcmd.h"
+#include "output.h"
 #include "parallel.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -74,10 +75,10 @@ static void help(void)
            "       coalsim FILE.cu|FILE.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST [options]\n"
            "       coalsim trace [options] FILE   (the requests of a kernel, sketch or trace as a v1 trace)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
-           "gzip; or binary, docs/binary-format.md; '-' is stdin)\n"
-           "and reports, per access (label, op, space, size), the 32-byte sectors and the\n"
-           "degree of coalescing of global requests and the wavefronts and bank conflicts\n"
-           "of shared requests, as Nsight Compute counts them.\n\noptions:\n");
+           "gzip; binary, docs/binary-format.md; NVBit mem_trace output; Accel-Sim traces;\n"
+           "'-' is stdin) and reports, per access (label, op, space, size), the 32-byte\n"
+           "sectors and the degree of coalescing of global requests and the wavefronts and\n"
+           "bank conflicts of shared requests, as Nsight Compute counts them.\n\noptions:\n");
     for (size_t i = 0; i < NOPT; i++) {
         char lhs[40];
         snprintf(lhs, sizeof lhs, "%s%s%s", options[i].name, options[i].arg ? " " : "",
@@ -89,7 +90,8 @@ static void help(void)
     printf("\n  fermi: 4-byte banks, CC 2.x rules; kepler: 8-byte banks, 64-bit mode;\n"
            "  kepler32: 8-byte banks, 32-bit mode; maxwell..hopper: 4-byte banks\n"
            "  (volta..hopper with the 8/16-byte rules measured on an H100).\n"
-           "\nexit status: 0 ok, 1 bad input (message names FILE:LINE), 2 usage error\n");
+           "\nexit status: 0 ok, 1 bad input (message names FILE:LINE) or output that cannot be\n"
+           "written, 2 usage error\n");
 }
 
 static int usage_error(const char *fmt, const char *what)
@@ -291,7 +293,7 @@ done:
     return status;
 }
 
-int main(int argc, char **argv)
+static int command(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);      /* a sketch's pipe closed early is an error, not a kill */
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
@@ -562,11 +564,17 @@ int main(int argc, char **argv)
     }
     fclose(out);
     if (status == EXIT_OK && fwrite(buf, 1, len, stdout) != len) {
-        fprintf(stderr, "coalsim: cannot write to stdout\n");
+        fprintf(stderr, "coalsim: cannot write to stdout: %s\n", strerror(errno));
         status = EXIT_INPUT;
     }
     free(buf);
     free(files);
     free(sets), free(defines), free(includes);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    output_guard();
+    return output_finish(command(argc, argv));
 }

@@ -167,7 +167,9 @@ int parallel_analyse(const char *path, const coalsim_arch *a, unsigned threads, 
     off_t cuts[MAX_THREADS + 1];
     unsigned nparts = 0;
     char *win = malloc(WINDOW);
-    if (!win) {
+    ssize_t head = win ? pread(fd, win, COALSIM_SNIFF_BYTES, 0) : -1;
+    if (head < 0 || coalsim_trace_sniff(win, (size_t)head) != COALSIM_TRACE_TEXT) {   /* NVBit, Accel-Sim: one pass */
+        free(win);
         close(fd);
         return 1;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "frontend/import.h"
 
 #define MAXLINE 4096
 #define BUFSZ (256 * 1024)      /* at least 2 * MAXLINE: a refill always has room */
@@ -47,6 +48,8 @@ struct coalsim_reader {
     uint64_t *label_addr;                /* per label: first lane address of its last request */
     uint64_t prev_block, prev_warp;
     char out_label[COALSIM_MAX_LABEL + 1];  /* label of the request handed out */
+    const import_format *imp;            /* another tool's trace (import.h), or NULL */
+    void *imp_state;
     char err[512];
 };
 
@@ -83,6 +86,7 @@ coalsim_reader *coalsim_reader_new(FILE *fp, const char *name, unsigned warp_siz
 void coalsim_reader_free(coalsim_reader *rd)
 {
     if (!rd) return;
+    if (rd->imp) rd->imp->close(rd->imp_state);
     for (size_t i = 0; i < rd->nlabels; i++) free(rd->labels[i]);
     free(rd->labels);
     free(rd->label_addr);
@@ -125,6 +129,7 @@ static const char *quote(char *dst, size_t cap, const char *s, size_t n)
  * *len.  1 = line, 0 = end, -1 = error. */
 static int read_line(coalsim_reader *rd, char **line, size_t *len)
 {
+    size_t max = rd->imp ? IMPORT_MAXLINE : MAXLINE;
     for (;;) {
         char *s = rd->buf + rd->pos;
         size_t avail = rd->len - rd->pos;
@@ -132,15 +137,15 @@ static int read_line(coalsim_reader *rd, char **line, size_t *len)
         if (nl) {
             size_t n = (size_t)(nl - s);
             rd->lineno++;
-            if (n > MAXLINE) return fail(rd, "line longer than %d bytes", MAXLINE);
+            if (n > max) return fail(rd, "line longer than %zu bytes", max);
             rd->pos += n + 1;
             *line = s;
             *len = n;
             return 1;
         }
-        if (avail > MAXLINE) {
+        if (avail > max) {
             rd->lineno++;
-            return fail(rd, "line longer than %d bytes", MAXLINE);
+            return fail(rd, "line longer than %zu bytes", max);
         }
         if (rd->eof) {
             if (avail == 0) return 0;
@@ -565,18 +570,66 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
 
 int coalsim_reader_is_binary(const coalsim_reader *rd) { return rd->binary; }
 
+/* ---- other tools' traces (import.h): a line at a time to the importer ---- */
+
+/* The first bytes, to tell the formats apart: up to COALSIM_SNIFF_BYTES,
+ * fewer at the end of the input or at a read error, which the reading then
+ * meets again where it is (read functions fail again when called again). */
+static void sniff_fill(coalsim_reader *rd)
+{
+    while (rd->len - rd->pos < COALSIM_SNIFF_BYTES && !rd->eof) {
+        const char *why = NULL;
+        long got = rd->read(rd->ctx, rd->buf + rd->len, BUFSZ - rd->len, &why);
+        if (got < 0) return;
+        if (got == 0) rd->eof = 1;
+        rd->len += (size_t)got;
+    }
+}
+
+static int import_start(coalsim_reader *rd)
+{
+    if (!(rd->imp_state = rd->imp->open())) return fail(rd, "out of memory");
+    if (rd->warp != 32) {
+        rd->lineno = 1;
+        return fail(rd, "%s has 32-lane warps, not %u (leave out --warp-size)", rd->imp->name, rd->warp);
+    }
+    return 0;
+}
+
+static int import_next(coalsim_reader *rd, coalsim_request *out)
+{
+    char msg[400];
+    for (;;) {
+        char *line = NULL;
+        size_t len = 0;
+        int rc = read_line(rd, &line, &len);
+        if (rc < 0) return -1;
+        if (rc == 0) return rd->imp->end(rd->imp_state, msg, sizeof msg) < 0 ? fail(rd, "%s", msg) : 0;
+        rc = rd->imp->line(rd->imp_state, line, len, out, msg, sizeof msg);
+        if (rc < 0) return fail(rd, "%s", msg);
+        if (rc > 0) {
+            out->line = rd->lineno;
+            rd->records += (uint64_t)__builtin_popcount(out->active);
+            return 1;
+        }
+    }
+}
+
 int coalsim_reader_next(coalsim_reader *rd, coalsim_request *out)
 {
     if (rd->failed) return -1;
     if (!rd->started) {
         rd->started = 1;
-        if (fill(rd, 12) < 0) return -1;
+        sniff_fill(rd);
         if (rd->len - rd->pos >= 8 && memcmp(rd->buf + rd->pos, BIN_MAGIC, 8) == 0) {
             rd->binary = 1;
-            if (bin_header(rd) < 0) return -1;
+            if (fill(rd, 12) < 0 || bin_header(rd) < 0) return -1;
+        } else if ((rd->imp = import_find(rd->buf + rd->pos, rd->len - rd->pos)) && import_start(rd) < 0) {
+            return -1;
         }
     }
     if (rd->binary) return bin_next(rd, out);
+    if (rd->imp) return import_next(rd, out);
     for (;;) {
         size_t len = 0;
         char *line = NULL;

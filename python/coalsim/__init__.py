@@ -1,0 +1,228 @@
+"""coalsim from Python: GPU memory coalescing and shared-memory bank conflicts.
+
+A thin layer over libcoalsim.so (ctypes, standard library only).  Every
+result is the dict of coalsim's JSON report (``coalsim --json``): ``arch``,
+``accesses``, ``totals``, ``metrics``, ... ::
+
+    import coalsim
+    report = coalsim.analyse_file("traces/add_offset.trace")
+    report["accesses"][0]["efficiency"]                  # 0.8
+
+    r = coalsim.analyse_request("ld", "global", 4, [0x1000 + 4 * i for i in range(32)])
+    r["accesses"][0]["sectors"]                          # 4
+
+Bad input raises coalsim.Error with coalsim's message ("FILE:LINE: what is
+wrong"); nothing is printed.  The library is looked for in $COALSIM_LIB,
+next to this module, in the build folder of the source tree this module
+sits in, then where the system's loader looks (coalsim.load says more).
+"""
+
+import ctypes
+import ctypes.util
+import json
+import operator
+import os
+
+__all__ = ["Error", "Analysis", "analyse_file", "analyse_request", "archs", "load"]
+
+_ERRLEN = 1024
+_lib = None
+
+
+class Error(Exception):
+    """What coalsim says is wrong: bad input ("FILE:LINE: ..."), a bad
+    argument, or no library to load."""
+
+
+def _candidates():
+    env = os.environ.get("COALSIM_LIB")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libcoalsim.so", "libcoalsim.so.0"):
+        yield os.path.join(here, name)
+    yield os.path.join(here, os.pardir, os.pardir, "build", "libcoalsim.so")
+    found = ctypes.util.find_library("coalsim")
+    if found:
+        yield found
+    yield "libcoalsim.so.0"
+
+
+def load(path=None):
+    """Load libcoalsim.so from PATH, or else from the first place that has
+    it: $COALSIM_LIB (only there when it is set), this module's folder, the
+    build folder of the source tree (python/../build), then the system's
+    (ldconfig, LD_LIBRARY_PATH).  Called by the first analysis; call it
+    yourself to pick a library.  Raises Error if none loads."""
+    global _lib
+    tried = []
+    for cand in [path] if path else _candidates():
+        if os.sep in cand and not os.path.exists(cand):
+            tried.append(cand + " (no such file)")
+            continue
+        try:
+            lib = ctypes.CDLL(cand)
+        except OSError as e:
+            tried.append("%s (%s)" % (cand, e))
+            continue
+        _declare(lib)
+        _lib = lib
+        return lib
+    raise Error("cannot load libcoalsim.so (build it with make, or set COALSIM_LIB); tried: " + "; ".join(tried))
+
+
+def _declare(lib):
+    P, c = ctypes.c_void_p, ctypes
+    lib.coalsim_analysis_new_preset.argtypes = [c.c_char_p, c.c_uint, c.c_int, c.c_char_p, c.c_size_t]
+    lib.coalsim_analysis_new_preset.restype = P
+    lib.coalsim_analysis_free.argtypes = [P]
+    lib.coalsim_analysis_free.restype = None
+    lib.coalsim_analysis_read_file.argtypes = [P, c.c_char_p, c.c_uint, c.c_char_p, c.c_size_t]
+    lib.coalsim_analysis_read_file.restype = c.c_int
+    lib.coalsim_analysis_put_lanes.argtypes = [P, c.c_char_p, c.c_char_p, c.c_uint, c.c_uint64, c.c_uint64,
+                                               c.c_uint32, c.POINTER(c.c_uint64), c.c_char_p, c.c_char_p,
+                                               c.c_size_t]
+    lib.coalsim_analysis_put_lanes.restype = c.c_int
+    lib.coalsim_analysis_finish.argtypes = [P]
+    lib.coalsim_analysis_finish.restype = c.c_int
+    lib.coalsim_analysis_error.argtypes = [P]
+    lib.coalsim_analysis_error.restype = c.c_char_p
+    lib.coalsim_analysis_report_string.argtypes = [P, c.c_int, c.c_char_p]
+    lib.coalsim_analysis_report_string.restype = P      # a pointer to free, not a bytes copy
+    lib.coalsim_free.argtypes = [P]
+    lib.coalsim_free.restype = None
+    lib.coalsim_arch_names.argtypes = []
+    lib.coalsim_arch_names.restype = c.POINTER(c.c_char_p)
+
+
+def _library():
+    return _lib if _lib is not None else load()
+
+
+def _text(b):
+    return b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b)
+
+
+def archs():
+    """The architecture presets, in coalsim --help's order."""
+    names = _library().coalsim_arch_names()
+    out, i = [], 0
+    while names[i] is not None:
+        out.append(_text(names[i]))
+        i += 1
+    return out
+
+
+def _list(x):
+    """A NumPy array (or anything with tolist) as a list; a sequence as is."""
+    return x.tolist() if hasattr(x, "tolist") else list(x)
+
+
+class Analysis:
+    """One analysis: requests and trace files go in, one report comes out.
+
+    ARCH is a preset name (archs()), WARP_SIZE the lanes of a warp (1-32),
+    HIER adds the H100's caches (hopper only).  Use it as a context manager,
+    or call close(); it is closed when collected too."""
+
+    def __init__(self, arch="hopper", warp_size=32, hier=False):
+        self._lib = _library()
+        self.arch, self.warp_size = arch, int(warp_size)
+        err = ctypes.create_string_buffer(_ERRLEN)
+        if not 1 <= self.warp_size <= 32:
+            raise Error("warp size %d is not 1 to 32" % self.warp_size)
+        self._an = self._lib.coalsim_analysis_new_preset(str(arch).encode(), self.warp_size, 1 if hier else 0,
+                                                         err, _ERRLEN)
+        if not self._an:
+            raise Error(_text(err.value))
+
+    def _handle(self):
+        if not self._an:
+            raise Error("this analysis is closed")
+        return self._an
+
+    def add_file(self, path):
+        """Read the trace file PATH (text v1, binary, NVBit mem_trace output,
+        an Accel-Sim trace; plain or gzip).  Raises Error naming the file and
+        line of bad input."""
+        err = ctypes.create_string_buffer(_ERRLEN)
+        if self._lib.coalsim_analysis_read_file(self._handle(), os.fsencode(path), self.warp_size, err, _ERRLEN):
+            raise Error(_text(err.value))
+        return self
+
+    def add_request(self, op, space, size, addresses, active=None, label="request", block=0, warp=0):
+        """Add one warp request.  OP: "ld", "st", "atom" or "red"; SPACE:
+        "global", "shared", "local" or "const"; SIZE: bytes a lane (1, 2, 4,
+        8, 16); ADDRESSES: lane 0's address first, at most warp-size of them
+        (a list or a NumPy array), None for an inactive lane; ACTIVE: also
+        marks lanes inactive, as an int mask (bit l = lane l) or a sequence
+        of booleans.  LABEL names the access the request belongs to."""
+        addrs = _list(addresses)
+        if len(addrs) > self.warp_size:
+            raise Error("%d addresses for a warp of %d lanes" % (len(addrs), self.warp_size))
+        mask = 0
+        lanes = (ctypes.c_uint64 * 32)()
+        for lane, a in enumerate(addrs):
+            if a is None:
+                continue
+            a = int(a)
+            if not 0 <= a < 1 << 64:
+                raise Error("lane %d's address %d is not between 0 and 2^64 - 1" % (lane, a))
+            lanes[lane] = a
+            mask |= 1 << lane
+        if active is not None:
+            try:
+                keep = operator.index(active)        # an int (or NumPy integer) mask
+            except TypeError:
+                flags = _list(active)
+                if len(flags) != len(addrs):
+                    raise Error("%d active flags for %d addresses" % (len(flags), len(addrs)))
+                keep = sum(1 << lane for lane, f in enumerate(flags) if f)
+            mask &= keep
+        err = ctypes.create_string_buffer(_ERRLEN)
+        if self._lib.coalsim_analysis_put_lanes(self._handle(), str(op).encode(), str(space).encode(), int(size),
+                                                int(block), int(warp), mask, lanes, str(label).encode(), err,
+                                                _ERRLEN):
+            raise Error(_text(err.value))
+        return self
+
+    def report(self, name="python"):
+        """The report as coalsim --json gives it (a dict), NAME as its trace."""
+        an = self._handle()
+        if self._lib.coalsim_analysis_finish(an) != 0:
+            raise Error(_text(self._lib.coalsim_analysis_error(an)))
+        p = self._lib.coalsim_analysis_report_string(an, 1, str(name).encode())   # 1: COALSIM_JSON
+        if not p:
+            raise Error("out of memory")
+        try:
+            return json.loads(ctypes.string_at(p).decode("utf-8", "replace"))
+        finally:
+            self._lib.coalsim_free(p)
+
+    def close(self):
+        if getattr(self, "_an", None):
+            self._lib.coalsim_analysis_free(self._an)
+            self._an = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def analyse_file(path, arch="hopper", warp_size=32, hier=False):
+    """The report of the trace file PATH (any form coalsim reads) as a dict."""
+    with Analysis(arch, warp_size, hier) as an:
+        return an.add_file(path).report(os.fsdecode(path))
+
+
+def analyse_request(op, space, size, addresses, arch="hopper", active=None, label="request", warp_size=32):
+    """The report of one warp request (see Analysis.add_request) as a dict:
+    its one access in report["accesses"][0]."""
+    with Analysis(arch, warp_size) as an:
+        return an.add_request(op, space, size, addresses, active, label).report(label)

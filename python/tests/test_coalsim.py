@@ -1,0 +1,160 @@
+"""python/coalsim on libcoalsim.so: files, requests, errors (make pycheck)."""
+import gzip
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import coalsim  # noqa: E402
+
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
+
+def path(*parts):
+    return os.path.join(ROOT, *parts)
+
+
+def expected_json(name):
+    with open(path("traces", "expected", name)) as f:
+        return json.load(f)
+
+
+def without_name(report):
+    return {k: v for k, v in report.items() if k != "trace"}
+
+
+class Files(unittest.TestCase):
+    def test_a_file_gives_the_commands_json_report(self):
+        got = coalsim.analyse_file(path("traces", "add_offset.trace"))
+        self.assertEqual(without_name(got), without_name(expected_json("add_offset_json.out")))
+        self.assertEqual(got["trace"], path("traces", "add_offset.trace"))
+        self.assertEqual(got["accesses"][0]["efficiency"], 0.8)
+
+    def test_accel_sim_and_nvbit_traces_are_read_like_any_trace(self):
+        got = coalsim.analyse_file(path("traces", "accelsim_example.traceg"))
+        self.assertEqual(without_name(got), without_name(expected_json("accelsim_example_json.out")))
+        nv = coalsim.analyse_file(path("traces", "nvbit_example.txt"))
+        self.assertEqual([a["label"] for a in nv["accesses"]], ["LDG.E", "LDG.E.64", "STS", "LDS", "STG.E"])
+
+    def test_gzip_and_binary_give_the_same_report_as_text(self):
+        text = coalsim.analyse_file(path("traces", "rowcol_sum.trace"), warp_size=4)
+        binary = coalsim.analyse_file(path("tests", "cli", "rowcol_sum.bin"), warp_size=4)
+        tmp = tempfile.mkdtemp()
+        try:
+            gz = os.path.join(tmp, "rowcol_sum.trace.gz")
+            with open(path("traces", "rowcol_sum.trace"), "rb") as src, gzip.open(gz, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            gzipped = coalsim.analyse_file(gz, warp_size=4)
+        finally:
+            shutil.rmtree(tmp)
+        self.assertEqual(without_name(text)["totals"], without_name(binary)["totals"])
+        self.assertEqual(without_name(text), without_name(gzipped))
+
+    def test_bad_input_raises_with_the_file_and_line(self):
+        bad = path("tests", "cli", "bad_op.trace")
+        with self.assertRaises(coalsim.Error) as e:
+            coalsim.analyse_file(bad)
+        self.assertRegex(str(e.exception), "^" + bad + r":\d+: unknown op ")
+        with self.assertRaisesRegex(coalsim.Error, "trailing garbage"):
+            coalsim.analyse_file(path("tests", "cli", "trailing_garbage.trace.gz"))
+        with self.assertRaisesRegex(coalsim.Error, "no-such-file.trace: cannot open: No such file"):
+            coalsim.analyse_file(path("tests", "cli", "no-such-file.trace"))
+        with self.assertRaisesRegex(coalsim.Error, "is a directory"):
+            coalsim.analyse_file(path("tests", "cli"))
+
+    def test_the_hierarchy_is_reported_when_asked_on_hopper_only(self):
+        got = coalsim.analyse_file(path("traces", "add.trace"), hier=True)
+        self.assertIn("hierarchy", got)
+        self.assertIn("l2_sectors", got["hierarchy"])
+        with self.assertRaisesRegex(coalsim.Error, "hopper preset only"):
+            coalsim.analyse_file(path("traces", "add.trace"), arch="kepler", hier=True)
+
+
+class Requests(unittest.TestCase):
+    def test_a_coalesced_warp_moves_four_sectors(self):
+        r = coalsim.analyse_request("ld", "global", 4, [0x1000 + 4 * i for i in range(32)])
+        a = r["accesses"][0]
+        self.assertEqual((a["sectors"], a["ideal_sectors"], a["efficiency"]), (4, 4, 1))
+        self.assertEqual(r["totals"]["global_ld"]["requests"], 1)
+
+    def test_none_and_a_mask_make_lanes_inactive(self):
+        addrs = [0x1000 + 4 * i for i in range(32)]
+        addrs[0] = None
+        r = coalsim.analyse_request("st", "global", 4, addrs, active=0x0000ffff)
+        self.assertEqual(r["accesses"][0]["active_threads"], 15)
+        r = coalsim.analyse_request("st", "global", 4, addrs[:4], active=[True, True, False, True])
+        self.assertEqual(r["accesses"][0]["active_threads"], 2)
+
+    def test_a_shared_column_conflicts_32_ways_and_arch_matters(self):
+        col = [128 * i for i in range(32)]
+        a = coalsim.analyse_request("ld", "shared", 4, col, label="tile_col")["accesses"][0]
+        self.assertEqual((a["label"], a["wavefronts"], a["max_ways"]), ("tile_col", 32, 32))
+        k = coalsim.analyse_request("ld", "shared", 4, col, arch="kepler")["accesses"][0]
+        self.assertEqual(k["max_ways"], 16)   # Kepler's 64-bit banks: two rows a bank word
+
+    def test_bad_requests_raise(self):
+        with self.assertRaisesRegex(coalsim.Error, "not aligned"):
+            coalsim.analyse_request("ld", "global", 8, [4])
+        with self.assertRaisesRegex(coalsim.Error, "unknown op 'load'"):
+            coalsim.analyse_request("load", "global", 4, [0])
+        with self.assertRaisesRegex(coalsim.Error, "size 3 is not"):
+            coalsim.analyse_request("ld", "global", 3, [0])
+        with self.assertRaisesRegex(coalsim.Error, "unknown architecture 'volcano'"):
+            coalsim.analyse_request("ld", "global", 4, [0], arch="volcano")
+        with self.assertRaisesRegex(coalsim.Error, "33 addresses for a warp of 32 lanes"):
+            coalsim.analyse_request("ld", "global", 4, list(range(0, 132, 4)))
+        with self.assertRaisesRegex(coalsim.Error, "no lane is active"):
+            coalsim.analyse_request("ld", "global", 4, [None, None])
+        with self.assertRaisesRegex(coalsim.Error, "4 GiB shared window"):
+            coalsim.analyse_request("ld", "shared", 4, [1 << 32])
+        with self.assertRaisesRegex(coalsim.Error, "between 0 and 2"):
+            coalsim.analyse_request("ld", "global", 4, [-4])
+
+    @unittest.skipUnless(numpy, "NumPy is not installed")
+    def test_numpy_arrays_are_accepted(self):
+        addrs = numpy.arange(32, dtype=numpy.uint64) * 8 + 0x2000
+        r = coalsim.analyse_request("ld", "global", 8, addrs, active=numpy.arange(32) < 16)
+        self.assertEqual((r["accesses"][0]["active_threads"], r["accesses"][0]["sectors"]), (16, 4))
+
+
+class Analyses(unittest.TestCase):
+    def test_requests_and_files_add_up_in_one_analysis(self):
+        with coalsim.Analysis("hopper") as an:
+            for w in range(4):
+                an.add_request("ld", "global", 4, [0x1000 + 128 * w + 4 * i for i in range(32)], label="x", warp=w)
+            an.add_file(path("traces", "add.trace"))
+            r = an.report("mixed")
+        self.assertEqual(r["trace"], "mixed")
+        # the requests' access "x" (ld global 4) is add.trace's x too
+        self.assertEqual([a["label"] for a in r["accesses"]], ["x", "y", "z"])
+        self.assertEqual(r["accesses"][0]["requests"], 4 + 128)
+
+    def test_a_closed_analysis_raises(self):
+        an = coalsim.Analysis()
+        an.close()
+        with self.assertRaisesRegex(coalsim.Error, "closed"):
+            an.report()
+
+    def test_the_presets_are_listed(self):
+        self.assertEqual(coalsim.archs()[-1], "hopper")
+        self.assertIn("kepler32", coalsim.archs())
+
+
+class Library(unittest.TestCase):
+    def test_a_missing_library_is_an_error_not_a_crash(self):
+        with self.assertRaisesRegex(coalsim.Error, "cannot load libcoalsim.so"):
+            coalsim.load(path("no", "such", "libcoalsim.so"))
+        coalsim.load()          # back to the one found as usual
+        self.assertTrue(coalsim.analyse_request("ld", "global", 4, [0])["accesses"])
+
+
+if __name__ == "__main__":
+    unittest.main()
