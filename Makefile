@@ -36,7 +36,9 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsi
                sketch.c grid.c) \
                $(addprefix sim/frontend/kernel/,kernel.c args.c kmem.c compile.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
-                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c)
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c) \
+               $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
+                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c report_string.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
@@ -100,7 +102,15 @@ $(BUILD)/sim/frontend/ptx/%.o: sim/frontend/ptx/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -c -o $@ $<
 
+$(BUILD)/sim/frontend/sass/%.o: sim/frontend/sass/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -c -o $@ $<
+
 $(BUILD)/pic/sim/frontend/ptx/%.o: sim/frontend/ptx/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/sim/frontend/sass/%.o: sim/frontend/sass/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -fPIC -c -o $@ $<
 

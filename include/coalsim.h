@@ -510,6 +510,12 @@ typedef struct coalsim_launch {
  * why" in ERR. */
 coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char *name, char *err, size_t cap);
 void coalsim_kernel_free(coalsim_kernel *k);
+/* Run K's kernels from their SASS instead: TEXT (LEN bytes, named NAME) is
+ * the listing of the same module, as cuobjdump -sass or nvdisasm (-g: with
+ * source lines) print it.  The PTX still gives the parameters' layout, the
+ * __constant__ data and the shared variables' size.  0, or -1 with
+ * "NAME:LINE: why" in ERR. */
+int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err, size_t cap);
 /* The kernels (entries) of K: their mangled names; N of them. */
 size_t coalsim_kernel_count(const coalsim_kernel *k);
 const char *coalsim_kernel_name(const coalsim_kernel *k, size_t i);

@@ -7,7 +7,7 @@ launch (gpu/results/h100/outside/counters.txt, made by run_outside.sh and
 join.py).  Prints one line a launch and metric group, and a summary.
 
 usage: python3 gpu/outside/compare.py [--set count|time] [--coalsim PATH] [--only NAME...]
-                                      [--counters FILE] [--sass] [--jobs N]
+                                      [--counters FILE] [--sass [DIR]] [--jobs N]
 """
 import argparse
 import concurrent.futures
@@ -64,7 +64,19 @@ def counters(path):
     return c
 
 
-def run(coalsim, name, f, rest, extra):
+def unit_of(f, rest):
+    """The compile unit run_outside.sh named f's build with these --define's."""
+    u = os.path.splitext(os.path.basename(f))[0]
+    for i, w in enumerate(rest):
+        if w == "--define" and i + 1 < len(rest):
+            u += "_" + rest[i + 1].replace("=", "-")
+    return u
+
+
+def run(coalsim, name, f, rest, sass):
+    extra = []
+    if sass:
+        extra = ["--sass", os.path.join(sass, unit_of(f, rest) + ".nvdisasm")]
     r = subprocess.run([coalsim, "--json", "--threads", "1", f] + extra + rest, capture_output=True, text=True,
                        cwd=ROOT, timeout=3600)
     if r.returncode:
@@ -77,16 +89,16 @@ def main():
     ap.add_argument("--set", default="count")
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--counters", default=os.path.join(ROOT, "gpu", "results", "h100", "outside", "counters.txt"))
-    ap.add_argument("--sass", action="store_true", help="run the SASS listings (coalsim --sass)")
+    ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
+                    help="run the SASS listings of this folder (default: the H100's) with coalsim --sass")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args()
     hw = counters(a.counters)
     todo = list(launches(os.path.join(ROOT, "gpu", "outside", "launches.list"), a.set, a.only))
-    extra = ["--sass"] if a.sass else []
     results = {}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        for name, m, err in ex.map(lambda t: run(a.coalsim, *t, extra), todo):
+        for name, m, err in ex.map(lambda t: run(a.coalsim, *t, a.sass), todo):
             results[name] = (m, err)
     print(f"# coalsim {'SASS' if a.sass else 'PTX'} front end vs Nsight Compute on the H100, set {a.set}")
     print("# launch          metric          H100       coalsim   ratio")

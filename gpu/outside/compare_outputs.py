@@ -7,7 +7,10 @@ run_outside.sh dumps, for every count launch, each buffer the launch wrote
 32-bit floats (the largest relative difference) and as 32-bit integers (the
 words that differ).
 
-usage: python3 gpu/outside/compare_outputs.py DUMPS-DIR [--coalsim PATH] [--only NAME...]
+With --sass, the launches run on the SASS interpreter from the H100's
+listings (gpu/results/h100/outside/sass/UNIT.nvdisasm) instead of the PTX.
+
+usage: python3 gpu/outside/compare_outputs.py DUMPS-DIR [--coalsim PATH] [--sass [DIR]] [--only NAME...]
 """
 import argparse
 import os
@@ -18,6 +21,8 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import unit_of  # noqa: E402
 
 
 def main():
@@ -25,6 +30,7 @@ def main():
     ap.add_argument("dumps")
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"))
     a = ap.parse_args()
     lines = {}
     for line in open(os.path.join(ROOT, "gpu", "outside", "launches.list")):
@@ -32,13 +38,15 @@ def main():
         if w and w[1] == "count":
             lines[w[0]] = w
     exact = close = differ = 0
-    print("# launch buffer: the interpreter's result against the H100's (run_outside.sh --dump-changed)")
+    print(f"# launch buffer: the {'SASS' if a.sass else 'PTX'} interpreter's result against the H100's "
+          "(run_outside.sh --dump-changed)")
     for name in sorted(os.listdir(a.dumps)):
         if name not in lines or (a.only and name not in a.only):
             continue
         _, _, f, *rest = lines[name]
         with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([a.coalsim, "--json", "--threads", "1", f, "--dump", tmp] + rest, cwd=ROOT,
+            extra = ["--sass", os.path.join(a.sass, unit_of(f, rest) + ".nvdisasm")] if a.sass else []
+            r = subprocess.run([a.coalsim, "--json", "--threads", "1", f, "--dump", tmp] + extra + rest, cwd=ROOT,
                                capture_output=True, text=True)
             if r.returncode:
                 print(f"{name}: FAILED {r.stderr.strip()[:200]}")

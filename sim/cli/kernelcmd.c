@@ -161,6 +161,21 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         fprintf(stderr, "coalsim: %s\n", err);
         return -1;
     }
+    if (ko->sass) {
+        char *st = read_file(ko->sass, &len);
+        if (!st) {
+            fprintf(stderr, "coalsim: %s: cannot read: %s\n", ko->sass, strerror(errno));
+            coalsim_kernel_free(k);
+            return -1;
+        }
+        int bad = coalsim_kernel_use_sass(k, st, len, ko->sass, err, sizeof err);
+        free(st);
+        if (bad) {
+            fprintf(stderr, "coalsim: %s\n", err);
+            coalsim_kernel_free(k);
+            return -1;
+        }
+    }
     progress pg = {.name = path};
     clock_gettime(CLOCK_MONOTONIC, &pg.start);
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,

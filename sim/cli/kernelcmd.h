@@ -16,6 +16,7 @@ typedef struct kernel_opts {
     const char *sm;                /* sm_XX to compile for */
     const char *compiler;          /* --compiler nvcc|clang, or NULL */
     const char *dump;              /* --dump DIR: each sized buffer after the run into DIR/NAME.bin */
+    const char *sass;              /* --sass LISTING: run the SASS listing of the module */
 } kernel_opts;
 
 /* 1 if PATH names a kernel file (.cu, .ptx). */

@@ -1,6 +1,8 @@
 /* The kernel front end: a PTX module, a kernel chosen by name, its launch
- * run block by block on the PTX interpreter (grid.c spreads the blocks over
- * threads) into the analysis. */
+ * run block by block on the PTX interpreter, or on the SASS interpreter when
+ * the module's SASS listing was given (grid.c spreads the blocks over
+ * threads), into the analysis.  The PTX says what the SASS cannot: the
+ * parameters' layout, the __constant__ data, the shared variables' size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +14,12 @@
 #include "frontend/kernel/demangle.h"
 #include "frontend/kernel/kmem.h"
 #include "frontend/ptx/ptx.h"
+#include "frontend/sass/sass.h"
 
 struct coalsim_kernel {
     char *name;
     ptx_module *mod;
+    sass_listing *sass;        /* NULL: run the PTX */
     kmem mem;                  /* the last run's memory */
     int has_mem;
 };
@@ -51,8 +55,23 @@ void coalsim_kernel_free(coalsim_kernel *k)
     if (!k) return;
     if (k->has_mem) kmem_free(&k->mem);
     ptx_module_free(k->mod);
+    sass_listing_free(k->sass);
     free(k->name);
     free(k);
+}
+
+int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err, size_t cap)
+{
+    sass_listing *l = sass_parse(text, len, name, err, cap);
+    if (!l) return -1;
+    if (!l->nfuncs) {
+        snprintf(err, cap, "%s: no function in this SASS listing (cuobjdump -sass or nvdisasm output)", name);
+        sass_listing_free(l);
+        return -1;
+    }
+    sass_listing_free(k->sass);
+    k->sass = l;
+    return 0;
 }
 
 size_t coalsim_kernel_count(const coalsim_kernel *k)
@@ -214,6 +233,26 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
     }
     if (nthreads > blocks) nthreads = (unsigned)blocks;
+    if (k->sass) {
+        sass_launch_info li = {.mem = &k->mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
+                               .const_bank = prog.const_bank, .const_bytes = prog.const_bytes,
+                               .static_smem = prog.static_smem, .dynamic_shared = l->dynamic_shared,
+                               .threads = nthreads, .progress = l->progress, .progress_ctx = l->progress_ctx};
+        memcpy(li.grid, l->grid, sizeof li.grid);
+        memcpy(li.block, l->block, sizeof li.block);
+        for (unsigned i = 0; i < k->mod->nvars; i++)
+            if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
+        for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+            if (k->mod->funcs[i].has_body) continue;
+            li.ext_vprintf |= !strcmp(k->mod->funcs[i].name, "vprintf");
+            li.ext_assert |= !strcmp(k->mod->funcs[i].name, "__assertfail");
+        }
+        coalsim_exec e;
+        if (sass_launch(k->sass, entry->name, &li, an, cfg, &e, err, cap) != 0) goto done;
+        coalsim_analysis_set_exec(an, &e);
+        rc = 0;
+        goto done;
+    }
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
     if (!wk || !wp) {

@@ -1,0 +1,265 @@
+/* The SASS front end's inner parts: a listing (cuobjdump -sass or nvdisasm)
+ * parsed into functions of instructions, each decoded to a handler with its
+ * operands, and the interpreter's state.
+ *
+ *   listing ─► sass_parse ─► sass_func (raw text a line) ─► sass_decode ─► sinst[]
+ *                                                                │
+ *   blocks of warps, a SIMT stack a call frame (sass_exec) ◄─────┘
+ *                  └─► warp requests ─► coalsim_sink
+ *
+ * What the hardware counts is what this counts: every instruction a warp
+ * issues is executed, a predicated-off one too (smsp__inst_executed). */
+#ifndef COALSIM_SASS_H
+#define COALSIM_SASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coalsim.h"
+#include "frontend/kernel/kmem.h"
+
+#define SASS_RZ 255u        /* R255 reads 0, writes vanish */
+#define SASS_URZ 63u
+#define SASS_PT 7u          /* P7 / UP7 read true */
+#define SASS_MAX_OPS 8
+
+/* Address windows.  A generic address whose upper 32 bits are SR_SWINHI's is
+ * shared (its low 32 bits the shared address); one in [GEN_LOCAL, GEN_LOCAL +
+ * LOCAL_TOP) is local (c[0x0][0x20] holds GEN_LOCAL); any other is global.
+ * The stack (R1) starts at LOCAL_TOP (c[0x0][0x28]) and grows down; a warp
+ * keeps at most LOCAL_MAX bytes of it a lane. */
+#define SASS_GEN_SHARED 0x100000000000ull
+#define SASS_GEN_LOCAL 0x200000000000ull
+#define SASS_LOCAL_TOP 0x1000000ull
+#define SASS_LOCAL_MAX 0x100000ull
+
+/* ---- operands ---- */
+typedef enum {
+    SO_NONE, SO_R, SO_UR, SO_P, SO_UP, SO_IMM, SO_CBANK, SO_MEM, SO_SREG, SO_BAR, SO_TARGET, SO_PR
+} sokind;
+
+typedef struct sopnd {
+    uint8_t kind;
+    uint8_t neg, abs, not_;    /* '-', '|..|', '!' / '~' */
+    uint8_t half;              /* HFMA2 half selects: 0 none, 1 H0_H0, 2 H1_H1, 3 F32 */
+    uint8_t wide;              /* R2.64 in an address */
+    uint16_t reg;              /* R, UR, P, UP number; SREG id */
+    uint64_t imm;              /* IMM bits (float immediates as f32, or f64 for D ops); TARGET address */
+    int isfloat;               /* the immediate was written as a float */
+    int hex;                   /* ... or in hex (raw bits for a float operation) */
+    double fval;
+    /* CBANK c[bank][reg+off]; MEM [reg(.64)+ureg+off] */
+    uint16_t bank, ureg;
+    int64_t off;
+    uint16_t desc;             /* desc[URn] (ignored: a memory descriptor) */
+    char *label;               /* SO_TARGET written as `(name): resolved by the parser, then freed */
+} sopnd;
+
+/* One line of a listing. */
+typedef struct sraw {
+    uint64_t addr;             /* the instruction's address */
+    unsigned line;             /* line in the listing */
+    unsigned src_file, src_line;   /* nvdisasm -g: "//## File ..., line N" before it (file index), 0: none */
+    int guard;                 /* -1 none; else P0..P7 (UP: 8 + n) */
+    int guard_neg;
+    char op[64];               /* the opcode with its modifiers ("IMAD.WIDE.U32") */
+    sopnd ops[SASS_MAX_OPS];
+    unsigned nops;
+    char text[160];            /* the instruction as written, for messages */
+} sraw;
+
+typedef struct sass_func {
+    char *name;                /* mangled */
+    sraw *insts;
+    unsigned ninsts, cap;
+} sass_func;
+
+typedef struct sass_listing {
+    char *name;                /* the file, for messages */
+    char arch[16];             /* "sm_90" */
+    sass_func *funcs;
+    unsigned nfuncs, capfuncs;
+    char **files;              /* source files named by nvdisasm -g */
+    unsigned nfiles;
+} sass_listing;
+
+/* Parse a listing (cuobjdump -sass, nvdisasm, with or without -g).  NULL
+ * with "NAME:LINE: why" in ERR. */
+sass_listing *sass_parse(const char *text, size_t len, const char *name, char *err, size_t cap);
+void sass_listing_free(sass_listing *l);
+
+/* ---- decoded code ---- */
+
+struct sctx;
+struct swarp;
+struct sinst;
+typedef int (*sop_fn)(struct sctx *x, struct swarp *w, const struct sinst *in, uint32_t m);
+
+typedef enum { SK_OP, SK_MEM, SK_BRA, SK_BRADIV, SK_CALL, SK_RET, SK_EXIT, SK_BAR, SK_NOP, SK_UNSUPPORTED } skind;
+
+typedef struct sinst {
+    skind kind;
+    sop_fn fn;
+    uint8_t nops;
+    uint8_t width;             /* memory: bytes a lane; others: op-specific */
+    uint8_t sub, sub2, sub3;   /* op-specific selectors */
+    uint8_t flags;
+    int8_t guard;              /* -1, P0..P7, 8 + UP0..UP7 */
+    uint8_t guard_neg;
+    int8_t cs_space, cs_op;    /* memory: counted as (coalsim space, op), -1 none */
+    uint32_t target;           /* branches and calls: instruction index */
+    uint32_t reconv;           /* branches: the immediate post-dominator's index */
+    sopnd o[SASS_MAX_OPS];
+    const char *label;         /* memory: the access label */
+    uint32_t label_id;
+    uint32_t line;             /* listing line */
+    const char *text;
+    uint64_t addr;
+} sinst;
+
+#define SF_SIGNED 1
+#define SF_X 2                 /* .X: carry in */
+#define SF_HI 4
+#define SF_FTZ 8
+#define SF_SAT 16
+
+typedef struct sprog {
+    const sass_listing *lst;
+    int entry;                 /* function index of the kernel */
+    sinst *code;               /* the kernel's instructions (callees are in the same function body) */
+    uint32_t ncode;
+    char **labels;
+    unsigned nlabels, caplabels;
+    /* constant banks: bank 0 (launch: ntid, nctaid, parameters from 0x210),
+     * bank 3 (__constant__ variables), bank 4 (addresses of __device__ variables) */
+    unsigned char *bank[8];
+    uint32_t bank_size[8];
+    uint32_t param_base;       /* where parameters start in bank 0 (0x210 on sm_90) */
+    uint64_t smem_reserved;    /* the system's shared bytes before the variables */
+    int ext_vprintf, ext_assert;   /* the PTX declares vprintf, __assertfail (what a CALL.ABS calls) */
+} sprog;
+
+/* Decode function FI of L for running.  0, or -1 with "FILE:LINE: why". */
+int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t cap);
+void sass_prog_free(sprog *p);
+int sass_cfg_reconv(sprog *p);
+
+/* ---- execution ---- */
+
+#define SASS_MAX_DEPTH 64
+
+typedef struct sstack_entry {
+    uint32_t pc, rpc, mask;
+} sstack_entry;
+
+typedef struct scall {
+    uint32_t ret_pc;           /* where RET returns */
+    uint32_t mask;             /* lanes that called */
+    uint32_t sp;               /* the SIMT stack depth at the call */
+} scall;
+
+typedef enum { SW_RUN, SW_BAR, SW_DONE } swstate;
+
+typedef struct swarp {
+    uint32_t r[256][32];       /* R0..R254, RZ */
+    uint32_t ur[64];           /* UR0..UR62, URZ */
+    uint32_t p[8];             /* lane masks of P0..P6, PT */
+    uint8_t up[8];             /* UP0..UP6, UPT */
+    sstack_entry *stack;
+    uint32_t sp, cap;
+    scall calls[SASS_MAX_DEPTH];
+    unsigned depth;
+    uint32_t alive, exited;
+    swstate state;
+    unsigned index;
+    uint64_t clock;
+    uint8_t *local;            /* lane-major local memory */
+    uint64_t local_cap;
+} swarp;
+
+typedef struct sctx {
+    const sprog *prog;
+    kmem *mem;
+    kmem_tlb tlb;
+    coalsim_sink sink;
+    unsigned grid[3], block[3];
+    uint64_t block_id;
+    unsigned bx, by, bz;
+    uint8_t *smem;
+    uint64_t smem_bytes;       /* the reserved bytes, the variables and the dynamic ones */
+    uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
+    coalsim_exec exec;
+    swarp *warps;
+    unsigned nwarps;
+    char err[512];
+} sctx;
+
+int sass_run_block(sctx *x, uint64_t b);
+
+/* ---- a launch (sass_launch.c) ---- */
+
+/* What the launch and the kernel's PTX give the SASS: the launch, the
+ * parameters' bytes (the PTX's layout, the ABI's), the __constant__ data,
+ * the shared bytes. */
+typedef struct sass_launch_info {
+    kmem *mem;
+    unsigned grid[3], block[3];
+    uint64_t blocks;
+    const unsigned char *params;
+    uint64_t param_bytes;
+    const unsigned char *const_bank;
+    uint64_t const_bytes;
+    uint64_t static_smem;      /* the reserved bytes and the variables */
+    uint64_t smem_slack;       /* bytes more, for a layout ptxas packs otherwise */
+    uint64_t dynamic_shared;
+    int ext_vprintf, ext_assert;
+    unsigned threads;          /* workers */
+    coalsim_progress_fn progress;
+    void *progress_ctx;
+} sass_launch_info;
+
+/* The function named MANGLED in L, or -1. */
+int sass_find_func(const sass_listing *l, const char *mangled);
+/* Run the launch of KERNEL (mangled) into AN (made from CFG); what executed
+ * into TOTAL.  0, or -1 with why in ERR. */
+int sass_launch(const sass_listing *l, const char *kernel, const sass_launch_info *li, coalsim_analysis *an,
+                const coalsim_analysis_cfg *cfg, coalsim_exec *total, char *err, size_t cap);
+void sass_ctx_free(sctx *x);
+int sass_fail(sctx *x, const sinst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Operand access (sass_exec.c): the values of source operand O for all 32
+ * lanes, into OUT (a register's row is returned as it is, without copying). */
+const uint32_t *sass_src(const sctx *x, const swarp *w, const sopnd *o, uint32_t *out);
+/* The predicate O (with '!') as a lane mask. */
+uint32_t sass_pred(const swarp *w, const sopnd *o);
+void sass_set_pred(swarp *w, unsigned p, uint32_t value, uint32_t m);
+
+/* The decoders (ops files): NAME is the base opcode ("IMAD"); decode fills IN. */
+typedef struct sop_entry {
+    const char *name;
+    int (*decode)(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap);
+} sop_entry;
+
+extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[];
+
+int sass_has_mod(const sraw *ri, const char *mod);
+int sass_dec_fail(const sprog *p, const sraw *ri, char *err, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#define LANES_S(m, ...)                                                                      \
+    do {                                                                                     \
+        uint32_t m_ = (m);                                                                   \
+        if (m_ == 0xffffffffu) {                                                             \
+            for (int l = 0; l < 32; l++) { __VA_ARGS__; }                                    \
+        } else {                                                                             \
+            for (; m_; m_ &= m_ - 1) {                                                       \
+                int l = __builtin_ctz(m_);                                                   \
+                __VA_ARGS__;                                                                 \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+/* The destination register row (RZ: a scratch row). */
+#define DST(w, reg) ((reg) == SASS_RZ ? (w)->r[SASS_RZ] : (w)->r[(reg)])
+
+#endif

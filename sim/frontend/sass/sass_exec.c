@@ -1,0 +1,327 @@
+/* The SASS interpreter: a block's warps in turns, each with a SIMT stack
+ * (divergent lanes rejoin at the branch's immediate post-dominator, which is
+ * where ptxas puts the BSYNC of its BSSY), calls with a return stack, and
+ * barriers.  Every instruction a warp issues is counted, predicated off or
+ * not, as smsp__inst_executed counts it. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sass.h"
+
+
+int sass_fail(sctx *x, const sinst *in, const char *fmt, ...)
+{
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (in)
+        snprintf(x->err, sizeof x->err, "%s:%u: %s%s%s%s: block (%u,%u,%u): %s", x->prog->lst->name, in->line,
+                 in->text ? in->text : "?", in->label ? " (" : "", in->label ? in->label : "", in->label ? ")" : "",
+                 x->bx, x->by, x->bz, msg);
+    else
+        snprintf(x->err, sizeof x->err, "%s: block (%u,%u,%u): %s", x->prog->lst->name, x->bx, x->by, x->bz, msg);
+    return -1;
+}
+
+/* ---- operands ---- */
+
+static uint32_t sreg_value(const sctx *x, const swarp *w, unsigned id, unsigned lane)
+{
+    unsigned t = w->index * 32 + lane, bx = x->block[0], by = x->block[1];
+    switch (id) {
+    case 0: return t % bx;
+    case 1: return t / bx % by;
+    case 2: return t / (bx * by);
+    case 3: return x->bx;
+    case 4: return x->by;
+    case 5: return x->bz;
+    case 6: return lane;
+    case 7: return (uint32_t)w->clock;
+    case 8: return (uint32_t)(w->clock >> 32);
+    case 9: return 1u << lane;
+    case 10: return (1u << lane) - 1;
+    case 11: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+    case 12: return lane == 31 ? 0 : ~((2u << lane) - 1);
+    case 13: return ~((1u << lane) - 1);
+    case 14: return 0;                       /* SRZ */
+    case 15: return 0;                       /* SR_CgaCtaId: no clusters */
+    case 17: return w->index;
+    case 18: return (uint32_t)(x->block_id % 132);
+    case 19: return (uint32_t)w->clock;
+    case 20: return (uint32_t)(w->clock >> 32);
+    case 23: return (uint32_t)(SASS_GEN_SHARED >> 32);   /* SR_SWINHI */
+    case 24: return (uint32_t)SASS_GEN_SHARED;
+    case 25: return 132;
+    default: return 0;
+    }
+}
+
+static uint32_t cbank_read(const sctx *x, unsigned bank, uint64_t off)
+{
+    const sprog *p = x->prog;
+    if (bank >= 8 || !p->bank[bank] || off + 4 > p->bank_size[bank]) return 0;
+    uint32_t v;
+    memcpy(&v, p->bank[bank] + off, 4);
+    return v;
+}
+
+const uint32_t *sass_src(const sctx *x, const swarp *w, const sopnd *o, uint32_t *out)
+{
+    switch (o->kind) {
+    case SO_R:
+        if (o->reg != SASS_RZ) return w->r[o->reg];
+        memset(out, 0, 32 * sizeof *out);
+        return out;
+    case SO_UR: {
+        uint32_t v = o->reg == SASS_URZ ? 0 : w->ur[o->reg];
+        for (int l = 0; l < 32; l++) out[l] = v;
+        return out;
+    }
+    case SO_IMM:
+        for (int l = 0; l < 32; l++) out[l] = (uint32_t)o->imm;
+        return out;
+    case SO_CBANK: {
+        uint64_t base = (uint64_t)o->off + (o->ureg != SASS_URZ ? w->ur[o->ureg] : 0);
+        if (o->reg == SASS_RZ) {
+            uint32_t v = cbank_read(x, o->bank, base);
+            for (int l = 0; l < 32; l++) out[l] = v;
+        } else {
+            for (int l = 0; l < 32; l++) out[l] = cbank_read(x, o->bank, base + w->r[o->reg][l]);
+        }
+        return out;
+    }
+    case SO_SREG:
+        for (unsigned l = 0; l < 32; l++) out[l] = sreg_value(x, w, o->reg, l);
+        return out;
+    case SO_P: {
+        uint32_t p = sass_pred(w, o);
+        for (int l = 0; l < 32; l++) out[l] = p >> l & 1;
+        return out;
+    }
+    default:
+        memset(out, 0, 32 * sizeof *out);
+        return out;
+    }
+}
+
+uint32_t sass_pred(const swarp *w, const sopnd *o)
+{
+    uint32_t v;
+    if (o->kind == SO_UP) v = o->reg == SASS_PT ? 0xffffffffu : (w->up[o->reg] ? 0xffffffffu : 0);
+    else v = o->reg == SASS_PT ? 0xffffffffu : w->p[o->reg];
+    return o->not_ ? ~v : v;
+}
+
+void sass_set_pred(swarp *w, unsigned p, uint32_t value, uint32_t m)
+{
+    if (p >= SASS_PT) return;
+    w->p[p] = (w->p[p] & ~m) | (value & m);
+}
+
+/* ---- the SIMT stack and calls ---- */
+
+static int push(swarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (w->sp == w->cap) {
+        uint32_t cap = w->cap ? w->cap * 2 : 16;
+        sstack_entry *s = realloc(w->stack, cap * sizeof *s);
+        if (!s) return -1;
+        w->stack = s;
+        w->cap = cap;
+    }
+    w->stack[w->sp++] = (sstack_entry){pc, rpc, mask};
+    return 0;
+}
+
+static void drop_lanes(swarp *w, uint32_t e, uint32_t from)
+{
+    for (uint32_t i = from; i < w->sp; i++) w->stack[i].mask &= ~e;
+}
+
+static int run_warp(sctx *x, swarp *w)
+{
+    const sprog *p = x->prog;
+    for (unsigned budget = 1 << 14; budget; budget--) {
+        uint32_t floor_sp = w->depth ? w->calls[w->depth - 1].sp : 0;
+        if (w->sp == floor_sp) {
+            if (w->depth == 0) {
+                w->state = SW_DONE;
+                return 0;
+            }
+            /* every lane of the callee returned or exited: the caller's entry
+             * (its pc already past the call) goes on */
+            w->depth--;
+            continue;
+        }
+        sstack_entry *top = &w->stack[w->sp - 1];
+        if (top->mask == 0 || top->pc == top->rpc) {
+            /* lanes that reach their BSYNC while a sibling group has still to
+             * come issue it apart (the group that comes last issues it for
+             * the rejoined warp, below) */
+            if (top->mask && top->rpc < p->ncode && p->code[top->rpc].kind == SK_NOP && p->code[top->rpc].sub &&
+                w->sp >= 2 && w->stack[w->sp - 2].rpc == top->rpc && w->stack[w->sp - 2].mask &&
+                w->stack[w->sp - 2].pc != top->rpc) {
+                x->exec.inst_executed++;
+                x->exec.thread_inst_executed += (uint64_t)__builtin_popcount(top->mask);
+            }
+            w->sp--;
+            continue;
+        }
+        if (top->pc >= p->ncode) return sass_fail(x, NULL, "ran past the end of the kernel (pc %u)", top->pc);
+        const sinst *in = &p->code[top->pc];
+        uint32_t mask = top->mask, m = mask;
+        if (in->guard >= 0) {
+            uint32_t g = in->guard < 8 ? (in->guard == SASS_PT ? 0xffffffffu : w->p[in->guard])
+                                       : (in->guard - 8 == SASS_PT || w->up[in->guard - 8] ? 0xffffffffu : 0);
+            m &= in->guard_neg ? ~g : g;
+        }
+        w->clock++;
+        x->exec.inst_executed++;
+        x->exec.thread_inst_executed += mask == 0xffffffffu ? 32 : (uint64_t)__builtin_popcount(mask);
+        switch (in->kind) {
+        case SK_OP:
+            if (m && in->fn(x, w, in, m) != 0) return -1;
+            top = &w->stack[w->sp - 1];
+            top->pc++;
+            break;
+        case SK_MEM:
+            if (in->cs_space >= 0) x->exec.inst_mem[in->cs_space][in->cs_op]++;
+            if (m && in->fn(x, w, in, m) != 0) return -1;
+            w->stack[w->sp - 1].pc++;
+            if (m) return 0;
+            break;
+        case SK_NOP: top->pc++; break;
+        case SK_BRA:
+        case SK_BRADIV: {
+            uint32_t taken = m;
+            if (in->sub == 1) taken &= sass_pred(w, &in->o[0]);   /* BRA Pp, target */
+            if (in->kind == SK_BRADIV) {
+                /* BRA.DIV: taken when the warp is not converged (some of its
+                 * lanes that have not exited are not here) */
+                uint32_t live = w->alive & ~w->exited;
+                taken = (mask & live) != live ? m : 0;
+            }
+            uint32_t nt = mask & ~taken;
+            if (!nt) {
+                top->pc = in->target;
+            } else if (!taken) {
+                top->pc++;
+            } else {
+                uint32_t r = in->reconv, fall = top->pc + 1;
+                top->pc = r;
+                if (push(w, fall, r, nt) != 0 || push(w, in->target, r, taken) != 0)
+                    return sass_fail(x, in, "out of memory");
+            }
+            break;
+        }
+        case SK_CALL:
+            top->pc++;
+            if (!m) break;
+            if (w->depth == SASS_MAX_DEPTH) return sass_fail(x, in, "calls nested deeper than %d", SASS_MAX_DEPTH);
+            /* lanes that did not call wait at the return address, under the callee */
+            w->calls[w->depth++] = (scall){top->pc, m, w->sp};
+            if (push(w, in->target, p->ncode, m) != 0) return sass_fail(x, in, "out of memory");
+            break;
+        case SK_RET:
+            if (!w->depth) goto do_exit;
+            drop_lanes(w, m, w->calls[w->depth - 1].sp);
+            if (mask & ~m) w->stack[w->sp - 1].pc++;
+            break;
+        case SK_EXIT:
+        do_exit:
+            w->exited |= m;
+            drop_lanes(w, m, 0);
+            for (unsigned d = 0; d < w->depth; d++) w->calls[d].mask &= ~m;
+            if ((w->alive & ~w->exited) == 0) {
+                w->state = SW_DONE;
+                return 0;
+            }
+            if (mask & ~m) w->stack[w->sp - 1].pc++;
+            break;
+        case SK_BAR:
+            top->pc++;
+            if (m) {
+                w->state = SW_BAR;
+                return 0;
+            }
+            break;
+        case SK_UNSUPPORTED:
+        default:
+            if (m) return in->fn(x, w, in, m);
+            top->pc++;
+            break;
+        }
+    }
+    return 0;
+}
+
+int sass_run_block(sctx *x, uint64_t b)
+{
+    const sprog *p = x->prog;
+    unsigned nthreads = x->block[0] * x->block[1] * x->block[2];
+    unsigned nwarps = (nthreads + 31) / 32;
+    x->block_id = b;
+    x->bx = (unsigned)(b % x->grid[0]);
+    x->by = (unsigned)(b / x->grid[0] % x->grid[1]);
+    x->bz = (unsigned)(b / ((uint64_t)x->grid[0] * x->grid[1]));
+    memset(x->smem, 0, (size_t)x->smem_bytes);
+    if (x->nwarps < nwarps) {
+        swarp *nw = realloc(x->warps, nwarps * sizeof *nw);
+        if (!nw) return sass_fail(x, NULL, "out of memory");
+        memset(nw + x->nwarps, 0, (nwarps - x->nwarps) * sizeof *nw);
+        x->warps = nw;
+        x->nwarps = nwarps;
+    }
+    swarp *warps = x->warps;
+    for (unsigned k = 0; k < nwarps; k++) {
+        swarp *w = &warps[k];
+        memset(w->r, 0, sizeof w->r);
+        memset(w->ur, 0, sizeof w->ur);
+        memset(w->p, 0, sizeof w->p);
+        memset(w->up, 0, sizeof w->up);
+        w->sp = 0;
+        w->depth = 0;
+        w->exited = 0;
+        w->state = SW_RUN;
+        w->clock = 0;
+        w->index = k;
+        if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
+        unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
+        w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+        if (push(w, 0, p->ncode, w->alive) != 0) return sass_fail(x, NULL, "out of memory");
+        x->exec.warps_launched++;
+    }
+    x->exec.blocks++;
+    int rc = 0;
+    while (rc == 0) {
+        for (unsigned k = 0; k < nwarps && rc == 0; k++)
+            if (warps[k].state == SW_RUN) rc = run_warp(x, &warps[k]);
+        if (rc) break;
+        unsigned live = 0, waiting = 0;
+        for (unsigned k = 0; k < nwarps; k++) {
+            live += warps[k].state != SW_DONE;
+            waiting += warps[k].state == SW_BAR;
+        }
+        if (!live) break;
+        if (waiting == live)
+            for (unsigned k = 0; k < nwarps; k++)
+                if (warps[k].state == SW_BAR) warps[k].state = SW_RUN;
+    }
+    return rc;
+}
+
+void sass_ctx_free(sctx *x)
+{
+    for (unsigned k = 0; k < x->nwarps; k++) {
+        free(x->warps[k].stack);
+        free(x->warps[k].local);
+    }
+    free(x->warps);
+    x->warps = NULL;
+    x->nwarps = 0;
+}

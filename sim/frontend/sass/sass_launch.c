@@ -1,0 +1,152 @@
+/* A launch on the SASS interpreter: the kernel's function of the listing
+ * decoded once, the constant banks the driver would fill (bank 0: the launch
+ * and the parameters; bank 3: the __constant__ data), one interpreter state a
+ * worker, the blocks spread over the workers by grid_run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/grid.h"
+#include "sass.h"
+
+/* Where sm_XX puts the kernel's parameters in bank 0. */
+static uint32_t param_base_of(const char *arch)
+{
+    int sm = !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 90;
+    return sm >= 90 ? 0x210 : 0x160;
+}
+
+static int sm_of(const char *arch) { return !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 90; }
+
+static void put32(unsigned char *b, uint32_t off, uint32_t v) { memcpy(b + off, &v, 4); }
+
+/* Bank 4 holds the addresses of the module's __device__ variables and of the
+ * runtime's functions, which the driver fills from relocations a listing does
+ * not show: its words read as 0xdead0000_<offset>, an address no buffer has,
+ * so a kernel that uses one stops with an error saying why. */
+#define BANK4_BYTES 0x1000u
+
+static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t cap)
+{
+    p->param_base = param_base_of(p->lst->arch);
+    p->bank_size[0] = (uint32_t)(p->param_base + li->param_bytes + 8);
+    p->bank[0] = calloc(1, p->bank_size[0]);
+    p->bank_size[4] = BANK4_BYTES;
+    p->bank[4] = calloc(1, BANK4_BYTES);
+    if (li->const_bytes) {
+        p->bank_size[3] = (uint32_t)li->const_bytes;
+        p->bank[3] = malloc(li->const_bytes);
+    }
+    if (!p->bank[0] || !p->bank[4] || (li->const_bytes && !p->bank[3])) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    unsigned char *b0 = p->bank[0];
+    for (int d = 0; d < 3; d++) {
+        put32(b0, 4u * (unsigned)d, li->block[d]);
+        put32(b0, 0xc + 4u * (unsigned)d, li->grid[d]);
+    }
+    uint64_t lw = SASS_GEN_LOCAL;
+    memcpy(b0 + 0x20, &lw, 8);
+    put32(b0, 0x28, (uint32_t)SASS_LOCAL_TOP);
+    memcpy(b0 + p->param_base, li->params, li->param_bytes);
+    for (uint32_t o = 0; o < BANK4_BYTES; o += 8) {
+        put32(p->bank[4], o, o);
+        put32(p->bank[4], o + 4, 0xdead0000u);
+    }
+    if (li->const_bytes) memcpy(p->bank[3], li->const_bank, li->const_bytes);
+    p->smem_reserved = sm_of(p->lst->arch) >= 80 ? 0x400 : 0;
+    p->ext_vprintf = li->ext_vprintf;
+    p->ext_assert = li->ext_assert;
+    return 0;
+}
+
+static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
+{
+    sctx *x = w;
+    x->sink = sink;
+    if (sass_run_block(x, b) != 0) {
+        snprintf(err, cap, "%s", x->err);
+        return -1;
+    }
+    return 0;
+}
+
+int sass_find_func(const sass_listing *l, const char *mangled)
+{
+    for (unsigned i = 0; i < l->nfuncs; i++)
+        if (!strcmp(l->funcs[i].name, mangled)) return (int)i;
+    return -1;
+}
+
+int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_info *li, coalsim_analysis *an,
+                const coalsim_analysis_cfg *cfg, coalsim_exec *total, char *err, size_t cap)
+{
+    int fi = sass_find_func(lst, kernel);
+    if (fi < 0) {
+        int n = snprintf(err, cap, "%s: the SASS listing has no function %s; it has:", lst->name, kernel);
+        for (unsigned i = 0; i < lst->nfuncs && n < (int)cap; i++) n += snprintf(err + n, cap - (size_t)n, " %s", lst->funcs[i].name);
+        return -1;
+    }
+    sprog p;
+    if (sass_prog_build(&p, lst, fi, err, cap) != 0) {
+        sass_prog_free(&p);
+        return -1;
+    }
+    int rc = -1;
+    sctx *wk = NULL;
+    void **wp = NULL;
+    unsigned nthreads = li->threads;
+    if (fill_banks(&p, li, err, cap) != 0) goto done;
+    /* the shared window: the reserved bytes, the variables as the PTX lays
+     * them out (ptxas may order them otherwise: a little slack), the dynamic
+     * bytes */
+    uint64_t smem = li->static_smem + li->smem_slack + li->dynamic_shared;
+    wk = calloc(nthreads, sizeof *wk);
+    wp = calloc(nthreads, sizeof *wp);
+    if (!wk || !wp) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (unsigned t = 0; t < nthreads; t++) {
+        sctx *x = &wk[t];
+        x->prog = &p;
+        x->mem = li->mem;
+        memcpy(x->grid, li->grid, sizeof x->grid);
+        memcpy(x->block, li->block, sizeof x->block);
+        x->smem_bytes = smem;
+        x->smem = calloc(1, smem + 16);
+        x->exec.isa = "SASS";
+        if (!x->smem) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
+        wp[t] = x;
+    }
+    grid_job job = {.blocks = li->blocks, .threads = nthreads, .workers = wp, .run = run_block,
+                    .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
+                    .progress_ctx = li->progress_ctx};
+    if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
+    memset(total, 0, sizeof *total);
+    total->isa = "SASS";
+    for (unsigned t = 0; t < nthreads; t++) {
+        const coalsim_exec *s = &wk[t].exec;
+        total->blocks += s->blocks;
+        total->warps_launched += s->warps_launched;
+        total->inst_executed += s->inst_executed;
+        total->thread_inst_executed += s->thread_inst_executed;
+        for (int sp = 0; sp < COALSIM_SPACES; sp++)
+            for (int op = 0; op < COALSIM_OPS; op++) total->inst_mem[sp][op] += s->inst_mem[sp][op];
+    }
+    rc = 0;
+done:
+    if (wk)
+        for (unsigned t = 0; t < nthreads; t++) {
+            free(wk[t].smem);
+            sass_ctx_free(&wk[t]);
+        }
+    free(wk);
+    free(wp);
+    sass_prog_free(&p);
+    return rc;
+}
