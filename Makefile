@@ -34,18 +34,18 @@ MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c t
             preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c \
                sketch.c grid.c) \
-               $(addprefix sim/frontend/kernel/,kernel.c args.c kmem.c compile.c cuda_prelude.c demangle.c) \
+               $(addprefix sim/frontend/kernel/,kernel.c args.c kmem.c compile.c proc.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
-                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c)
+                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
-             picture.c html.c report_string.c)
+             picture.c html.c report_string.c report_source.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
 CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
-           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c \
+           tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
            tests/check_import.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)

@@ -393,6 +393,19 @@ int coalsim_reader_drain(coalsim_reader *rd, coalsim_sink sink);
 
 /* What a front end that runs a kernel executed besides its memory requests:
  * the instruction counts Nsight Compute reports.  A trace has none. */
+/* One instruction of the code a kernel ran, with what it executed: the
+ * source view (what ncu's Source page shows beside each line). */
+typedef struct coalsim_inst {
+    const char *text;           /* as written: "LDS.128 R12, [R7+0x20]", "ld.shared.f32 ..." */
+    const char *file;           /* its source file, or NULL when the code has no line information */
+    unsigned src_line;          /* its source line, 0 when unknown */
+    unsigned line;              /* its line in the listing or the PTX */
+    uint64_t addr;              /* SASS: its address; PTX: its place in its function */
+    const char *label;          /* a memory instruction: the label of its access in the report; else NULL */
+    uint64_t executed;          /* warp instructions issued (predicated-off ones too) */
+    uint64_t threads;           /* thread instructions: the lanes active when it issued */
+} coalsim_inst;
+
 typedef struct coalsim_exec {
     const char *isa;            /* "PTX" or "SASS": what one instruction is */
     uint64_t blocks, warps_launched;
@@ -400,6 +413,9 @@ typedef struct coalsim_exec {
     uint64_t thread_inst_executed;
     /* memory instructions executed, also those with no lane active */
     uint64_t inst_mem[COALSIM_SPACES][COALSIM_OPS];
+    /* every instruction of the code that ran, in code order (NULL: not kept) */
+    const coalsim_inst *insts;
+    size_t ninsts;
 } coalsim_exec;
 
 /* ---- the analysis: the stream's consumer (analysis.c) -------------------- */
@@ -417,6 +433,7 @@ typedef struct coalsim_analysis_cfg {
     unsigned mlp;                      /* with profile: loads in flight a warp (1-64) */
     coalsim_each_fn each;              /* NULL: none */
     void *each_ctx;
+    int source;                        /* reports add the source view (a kernel's instructions, --source) */
 } coalsim_analysis_cfg;
 
 typedef struct coalsim_analysis coalsim_analysis;
@@ -433,8 +450,9 @@ coalsim_sink coalsim_analysis_sink(coalsim_analysis *an);
  * front end that ran parts of a kernel or a trace apart).  Neither may have
  * a hierarchy.  0, or -1 if memory runs out. */
 int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src);
-/* The instruction counts of the kernel that made the stream (copied). */
-void coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
+/* The instruction counts of the kernel that made the stream (copied, the
+ * instructions and their strings too).  0, or -1 if memory runs out. */
+int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
 /* After the last request: predict the time (with a profile).  0, or -1. */
 int coalsim_analysis_finish(coalsim_analysis *an);
 const coalsim_stats *coalsim_analysis_stats(const coalsim_analysis *an);
@@ -456,6 +474,7 @@ typedef struct coalsim_report_extra {
     const coalsim_time *time;       /* the prediction, or NULL */
     const char *requests_json;      /* JSON: the request objects, comma-separated, or NULL */
     const coalsim_exec *exec;       /* what the kernel executed, or NULL (a trace) */
+    int source;                     /* text and JSON: the source view (exec's instructions), when there is one */
 } coalsim_report_extra;
 
 /* Write the report of one trace.  Returns 0, or -1 if writing failed. */
@@ -510,6 +529,12 @@ typedef struct coalsim_launch {
  * why" in ERR. */
 coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char *name, char *err, size_t cap);
 void coalsim_kernel_free(coalsim_kernel *k);
+/* Load a SASS listing alone (cuobjdump -sass or nvdisasm output): each
+ * kernel's parameters come from its mangled name; __constant__ data and the
+ * shared variables' size are unknown (a kernel that reads __constant__ data
+ * stops with an error; shared accesses are held to the most a block may
+ * have).  NULL with "NAME:LINE: why" in ERR. */
+coalsim_kernel *coalsim_kernel_load_sass(const char *text, size_t len, const char *name, char *err, size_t cap);
 /* Run K's kernels from their SASS instead: TEXT (LEN bytes, named NAME) is
  * the listing of the same module, as cuobjdump -sass or nvdisasm (-g: with
  * source lines) print it.  The PTX still gives the parameters' layout, the
@@ -547,6 +572,15 @@ typedef struct coalsim_compile {
  * neither the file nor what it includes changed.  NULL with why in ERR: the
  * compiler's command line and its errors when it fails. */
 char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len, char *err, size_t cap);
+/* The SASS listing of the cubin, fatbin, object or executable PATH, as
+ * nvdisasm -c -g (a cubin) or cuobjdump -sass prints it (malloc'd, *LEN
+ * bytes).  NULL with why in ERR: with no disassembler, how to make a
+ * listing elsewhere. */
+char *coalsim_disassemble(const char *path, size_t *len, char *err, size_t cap);
+/* PTX (LEN bytes, NAME in messages) assembled by ptxas for ARCH and
+ * disassembled: the SASS listing.  NULL with why in ERR. */
+char *coalsim_compile_sass(const char *ptx, size_t ptxlen, const char *name, const char *arch, size_t *len, char *err,
+                           size_t cap);
 
 /* ---- Nsight Compute's metrics, predicted (metrics.c) --------------------- */
 

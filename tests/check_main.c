@@ -20,6 +20,7 @@ int main(void)
     srunner_add_suite(sr, make_analysis_suite());
     srunner_add_suite(sr, make_grid_suite());
     srunner_add_suite(sr, make_kernel_suite());
+    srunner_add_suite(sr, make_sass_suite());
     srunner_add_suite(sr, make_import_suite());
     srunner_add_suite(sr, make_alloc_suite());
     srunner_run_all(sr, CK_NORMAL);

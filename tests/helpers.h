@@ -24,6 +24,7 @@ Suite *make_report_suite(void);
 Suite *make_analysis_suite(void);
 Suite *make_grid_suite(void);
 Suite *make_kernel_suite(void);
+Suite *make_sass_suite(void);
 Suite *make_import_suite(void);
 
 /* A request of SIZE-byte lanes whose address is f(lane), all 32 lanes active. */

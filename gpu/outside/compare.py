@@ -74,10 +74,10 @@ def unit_of(f, rest):
 
 
 def run(coalsim, name, f, rest, sass):
-    extra = []
+    args = [f]
     if sass:
-        extra = ["--sass", os.path.join(sass, unit_of(f, rest) + ".nvdisasm")]
-    r = subprocess.run([coalsim, "--json", "--threads", "1", f] + extra + rest, capture_output=True, text=True,
+        args = [os.path.join(sass, unit_of(f, rest) + ".nvdisasm"), "--ptx", f]
+    r = subprocess.run([coalsim, "--json", "--threads", "1"] + args + rest, capture_output=True, text=True,
                        cwd=ROOT, timeout=3600)
     if r.returncode:
         return name, None, r.stderr.strip()
@@ -90,7 +90,7 @@ def main():
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--counters", default=os.path.join(ROOT, "gpu", "results", "h100", "outside", "counters.txt"))
     ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
-                    help="run the SASS listings of this folder (default: the H100's) with coalsim --sass")
+                    help="run the SASS listings of this folder (default: the H100's): coalsim LISTING --ptx FILE.cu")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args()

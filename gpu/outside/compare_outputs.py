@@ -45,8 +45,8 @@ def main():
             continue
         _, _, f, *rest = lines[name]
         with tempfile.TemporaryDirectory() as tmp:
-            extra = ["--sass", os.path.join(a.sass, unit_of(f, rest) + ".nvdisasm")] if a.sass else []
-            r = subprocess.run([a.coalsim, "--json", "--threads", "1", f, "--dump", tmp] + extra + rest, cwd=ROOT,
+            args = [os.path.join(a.sass, unit_of(f, rest) + ".nvdisasm"), "--ptx", f] if a.sass else [f]
+            r = subprocess.run([a.coalsim, "--json", "--threads", "1", "--dump", tmp] + args + rest, cwd=ROOT,
                                capture_output=True, text=True)
             if r.returncode:
                 print(f"{name}: FAILED {r.stderr.strip()[:200]}")

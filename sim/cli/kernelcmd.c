@@ -14,7 +14,26 @@ static int ends_with(const char *s, const char *tail)
     return a >= b && !strcmp(s + a - b, tail);
 }
 
-int kernel_path(const char *path) { return ends_with(path, ".cu") || ends_with(path, ".ptx"); }
+static int is_elf(const char *path)
+{
+    unsigned char m[4] = {0};
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(m, 1, 4, fp);
+    fclose(fp);
+    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+int kernel_kind(const char *path)
+{
+    if (ends_with(path, ".cu")) return KK_CU;
+    if (ends_with(path, ".ptx")) return KK_PTX;
+    if (ends_with(path, ".sass") || ends_with(path, ".nvdisasm")) return KK_LISTING;
+    if (ends_with(path, ".cubin") || ends_with(path, ".fatbin") || (strcmp(path, "-") && is_elf(path))) return KK_BINARY;
+    return KK_NONE;
+}
+
+int kernel_path(const char *path) { return kernel_kind(path) != KK_NONE; }
 
 int kernel_dims(const char *s, unsigned d[3])
 {
@@ -135,47 +154,71 @@ static int dump_buffers(coalsim_kernel *k, const char *dir)
     return 0;
 }
 
+/* The PTX of a .cu (compiled) or .ptx (read) file; NULL after printing why. */
+static char *module_ptx(const char *path, const kernel_opts *ko, size_t *len)
+{
+    char err[20000];
+    char *text;
+    if (ends_with(path, ".cu")) {
+        coalsim_compile c = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes, .compiler = ko->compiler};
+        text = coalsim_compile_cu(path, &c, len, err, sizeof err);
+        if (!text) fprintf(stderr, "coalsim: %s\n", err);
+        return text;
+    }
+    if (!ends_with(path, ".ptx")) {
+        fprintf(stderr, "coalsim: %s: --ptx takes the module as a .cu or .ptx file\n", path);
+        return NULL;
+    }
+    text = read_file(path, len);
+    if (!text) fprintf(stderr, "coalsim: %s: cannot read: %s\n", path, strerror(errno));
+    return text;
+}
+
+/* The kernel of PATH: a .cu or .ptx module (its SASS with --sass), or a SASS
+ * listing or a binary (with --ptx, its module).  NULL after printing why. */
+static coalsim_kernel *load_kernel(const char *path, const kernel_opts *ko)
+{
+    char err[20000];
+    size_t len = 0, slen = 0;
+    int kind = kernel_kind(path);
+    coalsim_kernel *k = NULL;
+    char *ptx = NULL, *sass = NULL;
+    const char *module = kind == KK_CU || kind == KK_PTX ? path : ko->ptx;
+    if (module && !(ptx = module_ptx(module, ko, &len))) return NULL;
+    if (kind == KK_LISTING) {
+        if (!(sass = read_file(path, &slen))) {
+            fprintf(stderr, "coalsim: %s: cannot read: %s\n", path, strerror(errno));
+            goto done;
+        }
+    } else if (kind == KK_BINARY) {
+        if (!(sass = coalsim_disassemble(path, &slen, err, sizeof err))) goto fail;
+    } else if (ko->sass) {
+        if (!(sass = coalsim_compile_sass(ptx, len, path, ko->sm ? ko->sm : "sm_90", &slen, err, sizeof err)))
+            goto fail;
+    }
+    if (ptx) {
+        if (!(k = coalsim_kernel_load_ptx(ptx, len, module, err, sizeof err))) goto fail;
+        if (sass && coalsim_kernel_use_sass(k, sass, slen, path, err, sizeof err) != 0) goto fail;
+    } else if (!(k = coalsim_kernel_load_sass(sass, slen, path, err, sizeof err))) {
+        goto fail;
+    }
+    goto done;
+fail:
+    fprintf(stderr, "coalsim: %s\n", err);
+    coalsim_kernel_free(k);
+    k = NULL;
+done:
+    free(ptx);
+    free(sass);
+    return k;
+}
+
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads)
 {
     char err[20000];
-    size_t len = 0;
-    char *text;
-    if (ends_with(path, ".cu")) {
-        coalsim_compile c = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes, .compiler = ko->compiler};
-        text = coalsim_compile_cu(path, &c, &len, err, sizeof err);
-        if (!text) {
-            fprintf(stderr, "coalsim: %s\n", err);
-            return -1;
-        }
-    } else {
-        text = read_file(path, &len);
-        if (!text) {
-            fprintf(stderr, "coalsim: %s: cannot read: %s\n", path, strerror(errno));
-            return -1;
-        }
-    }
-    coalsim_kernel *k = coalsim_kernel_load_ptx(text, len, path, err, sizeof err);
-    free(text);
-    if (!k) {
-        fprintf(stderr, "coalsim: %s\n", err);
-        return -1;
-    }
-    if (ko->sass) {
-        char *st = read_file(ko->sass, &len);
-        if (!st) {
-            fprintf(stderr, "coalsim: %s: cannot read: %s\n", ko->sass, strerror(errno));
-            coalsim_kernel_free(k);
-            return -1;
-        }
-        int bad = coalsim_kernel_use_sass(k, st, len, ko->sass, err, sizeof err);
-        free(st);
-        if (bad) {
-            fprintf(stderr, "coalsim: %s\n", err);
-            coalsim_kernel_free(k);
-            return -1;
-        }
-    }
+    coalsim_kernel *k = load_kernel(path, ko);
+    if (!k) return -1;
     progress pg = {.name = path};
     clock_gettime(CLOCK_MONOTONIC, &pg.start);
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,

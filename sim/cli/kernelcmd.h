@@ -16,10 +16,15 @@ typedef struct kernel_opts {
     const char *sm;                /* sm_XX to compile for */
     const char *compiler;          /* --compiler nvcc|clang, or NULL */
     const char *dump;              /* --dump DIR: each sized buffer after the run into DIR/NAME.bin */
-    const char *sass;              /* --sass LISTING: run the SASS listing of the module */
+    int sass;                      /* --sass: a .cu/.ptx module through ptxas and a disassembler, its SASS run */
+    const char *ptx;               /* --ptx FILE: the module (.cu or .ptx) of a listing or binary */
 } kernel_opts;
 
-/* 1 if PATH names a kernel file (.cu, .ptx). */
+enum { KK_NONE, KK_CU, KK_PTX, KK_LISTING, KK_BINARY };
+/* What kind of kernel file PATH is: .cu, .ptx, a SASS listing (.sass, .nvdisasm), a
+ * binary (.cubin, .fatbin, or any ELF file), or none (a trace). */
+int kernel_kind(const char *path);
+/* 1 if PATH names a kernel file of any kind. */
 int kernel_path(const char *path);
 /* Parse "X[,Y[,Z]]" into D (missing ones 1).  0, or -1. */
 int kernel_dims(const char *s, unsigned d[3]);

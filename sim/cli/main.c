@@ -22,7 +22,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -49,16 +49,18 @@ static const struct option_def {
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
-    {O_KERNEL, "--kernel", "NAME", "FILE.cu/.ptx: the kernel (plain, demangled as in sgemm<32>, or mangled)"},
-    {O_GRID, "--grid", "X[,Y[,Z]]", "FILE.cu/.ptx: blocks in the grid"},
-    {O_BLOCK, "--block", "X[,Y[,Z]]", "FILE.cu/.ptx: threads in a block"},
-    {O_ARGS, "--args", "LIST", "FILE.cu/.ptx: one value a parameter: numbers, buffers NAME[:SIZE][=FILL]"},
-    {O_DYNSMEM, "--dynamic-shared", "BYTES", "FILE.cu/.ptx: dynamic shared memory a block (K: KiB)"},
+    {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
+    {O_GRID, "--grid", "X[,Y[,Z]]", "kernel: blocks in the grid"},
+    {O_BLOCK, "--block", "X[,Y[,Z]]", "kernel: threads in a block"},
+    {O_ARGS, "--args", "LIST", "kernel: one value a parameter: numbers, buffers NAME[:SIZE][=FILL]"},
+    {O_DYNSMEM, "--dynamic-shared", "BYTES", "kernel: dynamic shared memory a block (K: KiB)"},
+    {O_DUMP, "--dump", "DIR", "kernel: write each sized buffer after the run to DIR/NAME.bin"},
+    {O_SOURCE, "--source", NULL, "kernel: every instruction under its source line, with its counts (text, JSON)"},
+    {O_SASS, "--sass", NULL, "FILE.cu/.ptx: run its SASS (ptxas, then nvdisasm or cuobjdump), not its PTX"},
+    {O_PTX, "--ptx", "FILE", "FILE.sass/.cubin: the module it came from (.cu or .ptx): parameters, constants"},
     {O_DEFINE, "--define", "NAME[=VALUE]", "FILE.cu: a macro for the compiler (repeatable)"},
     {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
     {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
-    {O_DUMP, "--dump", "DIR", "FILE.cu/.ptx: write each sized buffer after the run to DIR/NAME.bin"},
-    {O_SASS, "--sass", "LISTING", "FILE.cu/.ptx: run the module's SASS (cuobjdump -sass or nvdisasm -g output)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -73,7 +75,8 @@ static void help(void)
            "       coalsim convert [--warp-size N] IN OUT   (text <-> binary, coalsim convert --help)\n"
            "       coalsim advise [options]   (padding and swizzle advice, coalsim advise --help)\n"
            "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n"
-           "       coalsim FILE.cu|FILE.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST [options]\n"
+           "       coalsim FILE.cu|FILE.ptx [--sass] --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST [options]\n"
+           "       coalsim FILE.sass|FILE.cubin [--ptx FILE.cu|FILE.ptx] --grid ... --block ... --args ... [options]\n"
            "       coalsim trace [options] FILE   (the requests of a kernel, sketch or trace as a v1 trace)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
            "gzip; binary, docs/binary-format.md; NVBit mem_trace output; Accel-Sim traces;\n"
@@ -123,6 +126,7 @@ typedef struct {
     const char **sets;      /* --set NAME=VALUE, NULL-terminated */
     long threads;           /* 0: choose by file size */
     int hier;               /* --hier */
+    int source;             /* --source */
     const coalsim_profile *profile;   /* --profile FILE, read */
     long mlp;               /* --mlp */
     kernel_opts kernel;     /* FILE.cu / FILE.ptx */
@@ -217,7 +221,7 @@ static int run(const config *cf, const char *path, FILE *out)
     coalsim_analysis *an = NULL;
     coalsim_hier_cfg hcfg;
     coalsim_sm_limits lim;
-    coalsim_analysis_cfg acfg = {.arch = cf->arch, .mlp = (unsigned)cf->mlp, .each_ctx = &ec};
+    coalsim_analysis_cfg acfg = {.arch = cf->arch, .mlp = (unsigned)cf->mlp, .each_ctx = &ec, .source = cf->source};
     if (cf->per_request || cf->html || cf->trace_out) acfg.each = each_request;
     if (cf->hier) {
         coalsim_hier_preset("hopper", &hcfg);
@@ -392,7 +396,9 @@ static int command(int argc, char **argv)
         case O_MLP: dst = &cf.mlp; break;
         case O_KERNEL: cf.kernel.kernel = val; break;
         case O_DUMP: cf.kernel.dump = val; break;
-        case O_SASS: cf.kernel.sass = val; break;
+        case O_SASS: cf.kernel.sass = 1; break;
+        case O_SOURCE: cf.source = 1; break;
+        case O_PTX: cf.kernel.ptx = val; break;
         case O_ARGS: cf.kernel.args = val; break;
         case O_DEFINE: defines[ndefines++] = val; break;
         case O_INCLUDE: includes[nincludes++] = val; break;
@@ -527,25 +533,29 @@ static int command(int argc, char **argv)
         free(sets), free(defines), free(includes);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");
     }
-    int nkernels = 0;
-    for (int i = 0; i < nfiles; i++) nkernels += kernel_path(files[i]);
-    if (nkernels && (!cf.kernel.have_grid || !cf.kernel.have_block)) {
-        free(files);
-        free(sets), free(defines), free(includes);
-        return usage_error("%s", "a .cu or .ptx file needs --grid and --block (and --args for its parameters)");
+    int nkernels = 0, nmodules = 0, nlistings = 0;
+    for (int i = 0; i < nfiles; i++) {
+        int kk = kernel_kind(files[i]);
+        nkernels += kk != KK_NONE;
+        nmodules += kk == KK_CU || kk == KK_PTX;
+        nlistings += kk == KK_LISTING || kk == KK_BINARY;
     }
-    if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
-                      ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump ||
-                      cf.kernel.sass)) {
+    const char *kerr = NULL;
+    if (nkernels && (!cf.kernel.have_grid || !cf.kernel.have_block))
+        kerr = "a kernel file (.cu, .ptx, .sass, .cubin) needs --grid and --block (and --args for its parameters)";
+    else if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
+                           ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump ||
+                           cf.kernel.sass || cf.kernel.ptx))
+        kerr = "--kernel, --grid, --block, --args, --dynamic-shared, --dump, --sass, --ptx, --define, --include and "
+               "--compiler apply to kernel files (.cu, .ptx, .sass, .cubin)";
+    else if (cf.kernel.sass && nlistings)
+        kerr = "--sass goes with .cu and .ptx files (a listing or binary is SASS already)";
+    else if (cf.kernel.ptx && (nmodules || nlistings != 1))
+        kerr = "--ptx gives the module of one SASS listing or binary";
+    if (kerr) {
         free(files);
         free(sets), free(defines), free(includes);
-        return usage_error("%s", "--kernel, --grid, --block, --args, --dynamic-shared, --define, --include, "
-                                 "--compiler, --dump and --sass apply to .cu and .ptx files");
-    }
-    if (cf.kernel.sass && nkernels != 1) {
-        free(files);
-        free(sets), free(defines), free(includes);
-        return usage_error("%s", "--sass goes with one .cu or .ptx file (the module the listing was made from)");
+        return usage_error("%s", kerr);
     }
     if (nfiles == 0) {
         free(files);

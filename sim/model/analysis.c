@@ -21,6 +21,8 @@ struct coalsim_analysis {
     int timed;                    /* time holds the prediction */
     coalsim_exec exec;
     int has_exec;
+    coalsim_inst *insts;       /* exec.insts, owned: one block with the strings after the array */
+    int source;                /* cfg->source */
     char err[128];
 };
 
@@ -35,6 +37,7 @@ coalsim_analysis *coalsim_analysis_new(const coalsim_analysis_cfg *cfg)
     coalsim_analysis *an = calloc(1, sizeof *an);
     if (!an) return NULL;
     an->arch = cfg->arch;
+    an->source = cfg->source;
     an->each = cfg->each;
     an->each_ctx = cfg->each_ctx;
     an->st = coalsim_stats_new();
@@ -61,6 +64,7 @@ void coalsim_analysis_free(coalsim_analysis *an)
     coalsim_stats_free(an->st);
     coalsim_hier_free(an->hier);
     coalsim_timing_free(an->timing);
+    free(an->insts);
     free(an);
 }
 
@@ -99,14 +103,56 @@ int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src)
         d->thread_inst_executed += s->thread_inst_executed;
         for (int sp = 0; sp < COALSIM_SPACES; sp++)
             for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
+        /* the same code: its counts add up; other code: no source view */
+        int same = dst->insts && s->ninsts == d->ninsts;
+        for (size_t i = 0; same && i < s->ninsts; i++) same = s->insts[i].addr == d->insts[i].addr;
+        if (same) {
+            for (size_t i = 0; i < s->ninsts; i++) {
+                dst->insts[i].executed += s->insts[i].executed;
+                dst->insts[i].threads += s->insts[i].threads;
+            }
+        } else {
+            free(dst->insts);
+            dst->insts = NULL;
+            d->insts = NULL;
+            d->ninsts = 0;
+        }
     }
     return 0;
 }
 
-void coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e)
+static size_t slen(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e)
 {
+    free(an->insts);
+    an->insts = NULL;
     an->exec = *e;
+    an->exec.insts = NULL;
+    an->exec.ninsts = 0;
     an->has_exec = 1;
+    if (!e->insts || !e->ninsts) return 0;
+    size_t bytes = e->ninsts * sizeof *e->insts;
+    for (size_t i = 0; i < e->ninsts; i++)
+        bytes += slen(e->insts[i].text) + slen(e->insts[i].file) + slen(e->insts[i].label);
+    coalsim_inst *d = malloc(bytes);
+    if (!d) return fail(an, "out of memory");
+    char *p = (char *)(d + e->ninsts);
+    for (size_t i = 0; i < e->ninsts; i++) {
+        d[i] = e->insts[i];
+        const char **fields[3] = {&d[i].text, &d[i].file, &d[i].label};
+        for (int k = 0; k < 3; k++) {
+            if (!*fields[k]) continue;
+            size_t n = strlen(*fields[k]) + 1;
+            memcpy(p, *fields[k], n);
+            *fields[k] = p;
+            p += n;
+        }
+    }
+    an->insts = d;
+    an->exec.insts = d;
+    an->exec.ninsts = e->ninsts;
+    return 0;
 }
 
 int coalsim_analysis_finish(coalsim_analysis *an)
@@ -133,6 +179,7 @@ int coalsim_analysis_report(FILE *out, coalsim_format fmt, const char *name, con
         .time = coalsim_analysis_time(an),
         .requests_json = requests_json,
         .exec = coalsim_analysis_exec(an),
+        .source = an->source,
     };
     return coalsim_report_ext(out, fmt, name, &an->arch, an->st, &ex);
 }

@@ -5,6 +5,7 @@
 
 #include "coalsim.h"
 #include "totals.h"
+#include "report_source.h"
 #include "writers.h"
 
 static void json_str(FILE *out, const char *s)
@@ -141,6 +142,7 @@ void report_json(FILE *out, const char *name, const coalsim_arch *a, const coals
     json_totals(out, a, st);
     json_metrics(out, st, ex);
     if (ex && ex->hier) json_hier(out, st, ex);
+    if (ex && ex->exec && ex->source) report_source_json(out, ex->exec, st);
     if (ex && ex->requests_json) fprintf(out, ",\n \"requests\": [%s]", ex->requests_json);
     fprintf(out, "}\n");
 }

@@ -5,6 +5,7 @@
 
 #include "coalsim.h"
 #include "totals.h"
+#include "report_source.h"
 #include "writers.h"
 
 static const char *const metric_units[COALSIM_SPACES] = {
@@ -207,6 +208,7 @@ void report_text(FILE *out, const char *name, const coalsim_arch *a, const coals
     }
     totals_text(out, a, st, n);
     if (ex && ex->exec) exec_text(out, ex->exec);
+    if (ex && ex->exec && ex->source) report_source_text(out, ex->exec, st);
     if (ex && ex->hier) hier_text(out, st, ex);
 }
 

@@ -109,6 +109,15 @@ int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, co
         snprintf(what, sizeof what, "parameter %u (%s%s.%s)", k + 1, ctype, ctype[0] ? ", " : "", ptype_name(pp->type));
         const char *s = items[k];
         unsigned char *dst = params + off[k];
+        if (!strncmp(pp->name, "__coalsim_unknown_", 18)) {
+            if (!strcmp(pp->name, "__coalsim_unknown_c_name"))
+                snprintf(err, cap, "--args: %s has a C name, so the SASS listing does not say its parameters: give the "
+                                   "module too (--ptx FILE.cu or FILE.ptx)", entry->name);
+            else
+                snprintf(err, cap, "--args: %s: the SASS listing does not say how big a %s is: give the module too "
+                                   "(--ptx FILE.cu or FILE.ptx)", what, ctype[0] ? ctype : "parameter");
+            goto done;
+        }
         if (pp->is_array || !ptype_bytes(pp->type) || off[k] + ptype_bytes(pp->type) > bytes) {
             snprintf(err, cap, "--args: %s: a parameter passed by value as bytes (a struct) is not supported", what);
             goto done;

@@ -15,29 +15,7 @@
 
 #include "coalsim.h"
 #include "frontend/kernel/compile.h"
-
-static int is_exec(const char *p) { return access(p, X_OK) == 0; }
-
-/* The full path of PROG found in $PATH (or the extra directories), into OUT. */
-static int find_prog(const char *prog, const char *const *extra, char *out, size_t cap)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    if (path) {
-        snprintf(buf, sizeof buf, "%s", path);
-        for (char *s = buf, *c; s; s = c ? c + 1 : NULL) {
-            c = strchr(s, ':');
-            if (c) *c = '\0';
-            if (snprintf(out, cap, "%s/%s", *s ? s : ".", prog) >= (int)cap) continue;
-            if (is_exec(out)) return 0;
-        }
-    }
-    for (; extra && *extra; extra++) {
-        if (snprintf(out, cap, "%s/%s", *extra, prog) >= (int)cap) continue;
-        if (is_exec(out)) return 0;
-    }
-    return -1;
-}
+#include "frontend/kernel/proc.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -69,47 +47,6 @@ static char *slurp(const char *path, size_t *len)
     b[n] = '\0';
     *len = n;
     return b;
-}
-
-/* Run ARGV, its output (stdout and stderr) into OUT (at most CAP-1 bytes
- * kept).  The exit status, or -1 if it could not be started. */
-static int run(char *const *argv, char *out, size_t cap)
-{
-    int fd[2];
-    if (pipe(fd) != 0) return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, 0);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t n = 0;
-    char buf[4096];
-    for (ssize_t got; (got = read(fd[0], buf, sizeof buf)) != 0;) {
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        size_t k = (size_t)got < cap - 1 - n ? (size_t)got : cap - 1 - n;
-        memcpy(out + n, buf, k);
-        n += k;
-    }
-    out[n] = '\0';
-    close(fd[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 static int mkdirs(const char *dir)
@@ -214,10 +151,10 @@ char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len
     }
     int use_clang = 0;
     if (!want || !strcmp(want, "nvcc")) {
-        if (find_prog("nvcc", extra, compiler, sizeof compiler) != 0) compiler[0] = '\0';
+        if (proc_find("nvcc", extra, compiler, sizeof compiler) != 0) compiler[0] = '\0';
     }
     if (!compiler[0] && (!want || !strcmp(want, "clang"))) {
-        if (find_prog("clang", NULL, compiler, sizeof compiler) == 0) use_clang = 1;
+        if (proc_find("clang", NULL, compiler, sizeof compiler) == 0) use_clang = 1;
         else compiler[0] = '\0';
     }
     if (!compiler[0]) {
@@ -309,7 +246,7 @@ char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len
     argv[n++] = (char *)path;
     argv[n] = NULL;
     char out[16384];
-    int st = run(argv, out, sizeof out);
+    int st = proc_run(argv, NULL, out, sizeof out);
     if (st != 0) {
         char cmd[2048];
         int k = 0;

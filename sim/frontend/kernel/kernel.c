@@ -20,6 +20,10 @@ struct coalsim_kernel {
     char *name;
     ptx_module *mod;
     sass_listing *sass;        /* NULL: run the PTX */
+    int stub;                  /* the PTX is sass_stub_ptx's: parameters only */
+    char *ptx;                 /* the PTX text, its lines cut at '\0' (the source view's text) */
+    char **lines;              /* lines[n - 1]: line n */
+    size_t nlines;
     kmem mem;                  /* the last run's memory */
     int has_mem;
 };
@@ -40,6 +44,22 @@ coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char
         free(k);
         return NULL;
     }
+    /* the lines, for the source view */
+    if (!(k->ptx = malloc(len + 1))) goto oom;
+    memcpy(k->ptx, text, len);
+    k->ptx[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (k->ptx[i] == '\t') k->ptx[i] = ' ';
+    for (size_t i = 0; i <= len; i++) k->nlines += i == len || k->ptx[i] == '\n';
+    if (!(k->lines = calloc(k->nlines + 1, sizeof *k->lines))) goto oom;
+    k->nlines = 0;
+    for (char *p = k->ptx, *nl;; p = nl + 1) {
+        while (*p == ' ' || *p == '\t') p++;
+        k->lines[k->nlines++] = p;
+        if (!(nl = strchr(p, '\n'))) break;
+        *nl = '\0';
+        for (char *e = nl; e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == ';');) *--e = '\0';
+    }
     unsigned entries = 0;
     for (unsigned i = 0; i < k->mod->nfuncs; i++) entries += k->mod->funcs[i].is_entry;
     if (!entries) {
@@ -48,6 +68,10 @@ coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char
         return NULL;
     }
     return k;
+oom:
+    snprintf(err, cap, "%s: out of memory", name);
+    coalsim_kernel_free(k);
+    return NULL;
 }
 
 void coalsim_kernel_free(coalsim_kernel *k)
@@ -56,6 +80,8 @@ void coalsim_kernel_free(coalsim_kernel *k)
     if (k->has_mem) kmem_free(&k->mem);
     ptx_module_free(k->mod);
     sass_listing_free(k->sass);
+    free(k->ptx);
+    free(k->lines);
     free(k->name);
     free(k);
 }
@@ -72,6 +98,32 @@ int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, con
     sass_listing_free(k->sass);
     k->sass = l;
     return 0;
+}
+
+coalsim_kernel *coalsim_kernel_load_sass(const char *text, size_t len, const char *name, char *err, size_t cap)
+{
+    sass_listing *l = sass_parse(text, len, name, err, cap);
+    if (!l) return NULL;
+    if (!l->nfuncs) {
+        snprintf(err, cap, "%s: no function in this SASS listing (cuobjdump -sass or nvdisasm output)", name);
+        sass_listing_free(l);
+        return NULL;
+    }
+    size_t plen;
+    char *ptx = sass_stub_ptx(l, &plen, err, cap);
+    if (!ptx) {
+        sass_listing_free(l);
+        return NULL;
+    }
+    coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, plen, name, err, cap);
+    free(ptx);
+    if (!k) {
+        sass_listing_free(l);
+        return NULL;
+    }
+    k->sass = l;
+    k->stub = 1;
+    return k;
 }
 
 size_t coalsim_kernel_count(const coalsim_kernel *k)
@@ -242,17 +294,30 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         memcpy(li.block, l->block, sizeof li.block);
         for (unsigned i = 0; i < k->mod->nvars; i++)
             if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
+        if (k->stub) {
+            /* no module: the shared variables' size is unknown, so accesses
+             * are only held to the most a block may have */
+            li.smem_slack = MAX_SMEM;
+            li.no_module = 1;
+        }
         for (unsigned i = 0; i < k->mod->nfuncs; i++) {
             if (k->mod->funcs[i].has_body) continue;
             li.ext_vprintf |= !strcmp(k->mod->funcs[i].name, "vprintf");
             li.ext_assert |= !strcmp(k->mod->funcs[i].name, "__assertfail");
         }
-        coalsim_exec e;
-        if (sass_launch(k->sass, entry->name, &li, an, cfg, &e, err, cap) != 0) goto done;
-        coalsim_analysis_set_exec(an, &e);
+        if (sass_launch(k->sass, entry->name, &li, an, cfg, err, cap) != 0) goto done;
         rc = 0;
         goto done;
     }
+    /* the source view's counters: the entry's instructions, then its callees' */
+    size_t ncount = 0;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+            pfunc *f = prog.funcs[i];
+            if (!f || ((int)i == fi) != (pass == 0)) continue;
+            f->count_base = (uint32_t)ncount;
+            ncount += f->ncode;
+        }
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
     if (!wk || !wp) {
@@ -261,6 +326,10 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     }
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
+        if (!(x->icount = calloc(2 * ncount + 2, sizeof *x->icount))) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
         x->prog = &prog;
         x->mem = &k->mem;
         memcpy(x->grid, l->grid, sizeof x->grid);
@@ -289,7 +358,38 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         for (int sp = 0; sp < COALSIM_SPACES; sp++)
             for (int op = 0; op < COALSIM_OPS; op++) e.inst_mem[sp][op] += s->inst_mem[sp][op];
     }
-    coalsim_analysis_set_exec(an, &e);
+    coalsim_inst *insts = calloc(ncount + 1, sizeof *insts);
+    if (!insts) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+        const pfunc *f = prog.funcs[i];
+        if (!f) continue;
+        for (uint32_t c = 0; c < f->ncode; c++) {
+            const pinst *in = &f->code[c];
+            size_t j = f->count_base + c;
+            coalsim_inst *d = &insts[j];
+            d->text = in->line >= 1 && in->line <= k->nlines ? k->lines[in->line - 1] : in->text;
+            d->file = in->src_file ? k->mod->files[in->src_file - 1] : NULL;
+            d->src_line = in->src_line;
+            d->line = in->line;
+            d->addr = j;
+            d->label = in->kind == K_MEM ? in->label : NULL;
+            for (unsigned t = 0; t < nthreads; t++) {
+                d->executed += wk[t].x.icount[2 * j];
+                d->threads += wk[t].x.icount[2 * j + 1];
+            }
+        }
+    }
+    e.insts = insts;
+    e.ninsts = ncount;
+    int bad = coalsim_analysis_set_exec(an, &e);
+    free(insts);
+    if (bad) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
     rc = 0;
 done:
     if (wk)

@@ -215,6 +215,8 @@ typedef struct pinst {
     const char *label;         /* memory instructions: the access label */
     uint32_t label_id;         /* its number (the request's label_id) */
     const char *text;          /* the opcode with modifiers, for messages */
+    uint32_t src_file;         /* 1 + the module's .file index of its source line (the user's, not a header's), 0: none */
+    uint32_t src_line;
     uint32_t call_args, call_nargs, call_rets, call_nrets;   /* call: indices into the function's call table */
 } pinst;
 
@@ -252,6 +254,7 @@ typedef struct pfunc {
     pcall_arg *calls;          /* call-site argument tables */
     uint32_t ncalls;
     void *dec;                 /* the decoder's scratch state while decoding */
+    uint32_t count_base;       /* where its instructions' counts start in a worker's icount */
 } pfunc;
 
 typedef enum {
@@ -338,6 +341,7 @@ typedef struct pctx {
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */
     coalsim_exec exec;
+    uint64_t *icount;           /* per instruction (pfunc count_base + index): warp issues, then lanes */
     pwarp *warps;               /* kept from block to block (buffers reused) */
     unsigned nwarps;
     char err[512];

@@ -567,6 +567,13 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
         in->kind = K_UNSUPPORTED;
         in->fn = unsupported;
     }
+    {
+        const ptx_module *m = p->mod;
+        unsigned file = ri->file, line = ri->src_line;
+        if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
+            file = ri->inl_file, line = ri->inl_line;
+        if (line && file < m->nfiles && m->files[file]) in->src_file = file + 1, in->src_line = line;
+    }
     if (in->kind == K_MEM) {
         if (!(in->label = make_label(p, ri))) return ptx_dec_fail(p, ri, err, cap, "out of memory");
         in->label_id = p->nlabels;       /* the label's place in p->labels, + 1 */

@@ -272,8 +272,12 @@ static int run_warp(pctx *x, pwarp *w)
             m &= in->guard_neg ? ~p : p;
         }
         w->clock++;
+        unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
         x->exec.inst_executed++;
-        x->exec.thread_inst_executed += mask == 0xffffffffu ? 32 : (uint64_t)__builtin_popcount(mask);
+        x->exec.thread_inst_executed += lanes;
+        uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
+        ic[0]++;
+        ic[1] += lanes;
         switch (in->kind) {
         case K_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;
@@ -412,6 +416,8 @@ void ptx_ctx_free(pctx *x)
     free(x->warps);
     x->warps = NULL;
     x->nwarps = 0;
+    free(x->icount);
+    x->icount = NULL;
 }
 
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,

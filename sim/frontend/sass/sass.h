@@ -113,7 +113,10 @@ typedef struct sinst {
     const char *label;         /* memory: the access label */
     uint32_t label_id;
     uint32_t line;             /* listing line */
+    uint16_t src_file;         /* 1 + index into the listing's files, 0: none */
+    uint32_t src_line;
     const char *text;
+    const char *why;           /* SK_UNSUPPORTED: why, or NULL (an unknown opcode) */
     uint64_t addr;
 } sinst;
 
@@ -189,6 +192,7 @@ typedef struct sctx {
     uint64_t smem_bytes;       /* the reserved bytes, the variables and the dynamic ones */
     uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
     coalsim_exec exec;
+    uint64_t *icount;          /* per instruction: warp issues, then lanes (2 a slot) */
     swarp *warps;
     unsigned nwarps;
     char err[512];
@@ -209,6 +213,7 @@ typedef struct sass_launch_info {
     uint64_t param_bytes;
     const unsigned char *const_bank;
     uint64_t const_bytes;
+    int no_module;             /* no PTX: __constant__ data unknown (reading it is an error) */
     uint64_t static_smem;      /* the reserved bytes and the variables */
     uint64_t smem_slack;       /* bytes more, for a layout ptxas packs otherwise */
     uint64_t dynamic_shared;
@@ -218,12 +223,16 @@ typedef struct sass_launch_info {
     void *progress_ctx;
 } sass_launch_info;
 
+/* A PTX module of empty entries, one a function of L, with the parameters
+ * its mangled name gives (malloc'd, *LEN bytes); a parameter it does not
+ * give is named __coalsim_unknown_N.  NULL with why in ERR. */
+char *sass_stub_ptx(const sass_listing *l, size_t *len, char *err, size_t cap);
 /* The function named MANGLED in L, or -1. */
 int sass_find_func(const sass_listing *l, const char *mangled);
-/* Run the launch of KERNEL (mangled) into AN (made from CFG); what executed
- * into TOTAL.  0, or -1 with why in ERR. */
+/* Run the launch of KERNEL (mangled) into AN (made from CFG), and set what
+ * executed (every instruction's count too) on AN.  0, or -1 with why in ERR. */
 int sass_launch(const sass_listing *l, const char *kernel, const sass_launch_info *li, coalsim_analysis *an,
-                const coalsim_analysis_cfg *cfg, coalsim_exec *total, char *err, size_t cap);
+                const coalsim_analysis_cfg *cfg, char *err, size_t cap);
 void sass_ctx_free(sctx *x);
 int sass_fail(sctx *x, const sinst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -243,6 +252,9 @@ typedef struct sop_entry {
 extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[];
 
 int sass_has_mod(const sraw *ri, const char *mod);
+/* Every modifier of RI known for its BASE opcode (sass_mods.c)?  0, or -1
+ * naming the one that is not in ERR. */
+int sass_check_mods(const sprog *p, const sraw *ri, const char *base, char *err, size_t cap);
 int sass_dec_fail(const sprog *p, const sraw *ri, char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 

@@ -36,10 +36,12 @@ static const sop_entry *find_op(const char *base)
     return NULL;
 }
 
+/* An instruction the interpreter cannot run is an error when a warp
+ * issues it (one on a path no warp takes changes nothing). */
 static int unsupported(sctx *x, swarp *w, const sinst *in, uint32_t m)
 {
     (void)w, (void)m;
-    return sass_fail(x, in, "this SASS instruction is not supported by coalsim's interpreter");
+    return sass_fail(x, in, "%s", in->why ? in->why : "this SASS instruction is not supported by coalsim's interpreter");
 }
 
 static const char *keep(sprog *p, const char *s)
@@ -80,6 +82,8 @@ int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t c
         sinst *in = &p->code[i];
         in->line = ri->line;
         in->addr = ri->addr;
+        in->src_file = (uint16_t)ri->src_file;
+        in->src_line = ri->src_line;
         in->guard = (int8_t)ri->guard;
         in->guard_neg = (uint8_t)ri->guard_neg;
         in->cs_space = in->cs_op = -1;
@@ -91,11 +95,23 @@ int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t c
         base[strcspn(base, ".")] = '\0';
         const sop_entry *e = find_op(base);
         if (!e) {
+            char why[160];
+            snprintf(why, sizeof why, "the opcode %s is not supported by coalsim's interpreter", base);
             in->kind = SK_UNSUPPORTED;
             in->fn = unsupported;
+            if (!(in->why = keep(p, why))) goto oom;
             continue;
         }
-        if (e->decode(p, ri, in, err, cap) != 0) return -1;
+        char why[400];
+        if (sass_check_mods(p, ri, base, why, sizeof why) != 0 || e->decode(p, ri, in, why, sizeof why) != 0) {
+            /* the message without its "FILE:LINE: text: " (sass_fail adds them) */
+            const char *w = why, *c = strstr(why, ri->text);
+            if (c) w = c + strlen(ri->text) + 2;
+            in->kind = SK_UNSUPPORTED;
+            in->fn = unsupported;
+            if (!(in->why = keep(p, w))) goto oom;
+            continue;
+        }
         if (!in->fn && in->kind != SK_NOP && in->kind != SK_BRA && in->kind != SK_BRADIV && in->kind != SK_CALL &&
             in->kind != SK_RET && in->kind != SK_EXIT && in->kind != SK_BAR) {
             in->kind = SK_UNSUPPORTED;

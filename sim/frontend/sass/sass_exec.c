@@ -168,6 +168,8 @@ static int run_warp(sctx *x, swarp *w)
                 w->stack[w->sp - 2].pc != top->rpc) {
                 x->exec.inst_executed++;
                 x->exec.thread_inst_executed += (uint64_t)__builtin_popcount(top->mask);
+                x->icount[2 * top->rpc]++;
+                x->icount[2 * top->rpc + 1] += (uint64_t)__builtin_popcount(top->mask);
             }
             w->sp--;
             continue;
@@ -181,8 +183,11 @@ static int run_warp(sctx *x, swarp *w)
             m &= in->guard_neg ? ~g : g;
         }
         w->clock++;
+        unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
         x->exec.inst_executed++;
-        x->exec.thread_inst_executed += mask == 0xffffffffu ? 32 : (uint64_t)__builtin_popcount(mask);
+        x->exec.thread_inst_executed += lanes;
+        x->icount[2 * top->pc]++;
+        x->icount[2 * top->pc + 1] += lanes;
         switch (in->kind) {
         case SK_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;
@@ -324,4 +329,6 @@ void sass_ctx_free(sctx *x)
     free(x->warps);
     x->warps = NULL;
     x->nwarps = 0;
+    free(x->icount);
+    x->icount = NULL;
 }

@@ -80,7 +80,7 @@ int sass_find_func(const sass_listing *l, const char *mangled)
 }
 
 int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_info *li, coalsim_analysis *an,
-                const coalsim_analysis_cfg *cfg, coalsim_exec *total, char *err, size_t cap)
+                const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     int fi = sass_find_func(lst, kernel);
     if (fi < 0) {
@@ -98,6 +98,15 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     void **wp = NULL;
     unsigned nthreads = li->threads;
     if (fill_banks(&p, li, err, cap) != 0) goto done;
+    if (li->no_module)
+        for (uint32_t i = 0; i < p.ncode; i++)
+            for (unsigned k = 0; k < p.code[i].nops; k++)
+                if (p.code[i].o[k].kind == SO_CBANK && p.code[i].o[k].bank == 3) {
+                    snprintf(err, cap, "%s:%u: %s: reads __constant__ data (constant bank 3), which a listing does not "
+                                       "hold: give the module too (--ptx FILE.cu or FILE.ptx)",
+                             lst->name, p.code[i].line, p.code[i].text);
+                    goto done;
+                }
     /* the shared window: the reserved bytes, the variables as the PTX lays
      * them out (ptxas may order them otherwise: a little slack), the dynamic
      * bytes */
@@ -116,8 +125,9 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         memcpy(x->block, li->block, sizeof x->block);
         x->smem_bytes = smem;
         x->smem = calloc(1, smem + 16);
+        x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
-        if (!x->smem) {
+        if (!x->smem || !x->icount) {
             snprintf(err, cap, "out of memory");
             goto done;
         }
@@ -127,16 +137,43 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
                     .progress_ctx = li->progress_ctx};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
-    memset(total, 0, sizeof *total);
-    total->isa = "SASS";
+    coalsim_exec total = {.isa = "SASS"};
     for (unsigned t = 0; t < nthreads; t++) {
         const coalsim_exec *s = &wk[t].exec;
-        total->blocks += s->blocks;
-        total->warps_launched += s->warps_launched;
-        total->inst_executed += s->inst_executed;
-        total->thread_inst_executed += s->thread_inst_executed;
+        total.blocks += s->blocks;
+        total.warps_launched += s->warps_launched;
+        total.inst_executed += s->inst_executed;
+        total.thread_inst_executed += s->thread_inst_executed;
         for (int sp = 0; sp < COALSIM_SPACES; sp++)
-            for (int op = 0; op < COALSIM_OPS; op++) total->inst_mem[sp][op] += s->inst_mem[sp][op];
+            for (int op = 0; op < COALSIM_OPS; op++) total.inst_mem[sp][op] += s->inst_mem[sp][op];
+    }
+    /* the source view: every instruction of the kernel with its counts */
+    coalsim_inst *insts = calloc(p.ncode + 1, sizeof *insts);
+    if (!insts) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < p.ncode; i++) {
+        const sinst *in = &p.code[i];
+        coalsim_inst *d = &insts[i];
+        d->text = in->text;
+        d->file = in->src_file && in->src_file <= lst->nfiles ? lst->files[in->src_file - 1] : NULL;
+        d->src_line = in->src_line;
+        d->line = in->line;
+        d->addr = in->addr;
+        d->label = in->kind == SK_MEM ? in->label : NULL;
+        for (unsigned t = 0; t < nthreads; t++) {
+            d->executed += wk[t].icount[2 * i];
+            d->threads += wk[t].icount[2 * i + 1];
+        }
+    }
+    total.insts = insts;
+    total.ninsts = p.ncode;
+    int bad = coalsim_analysis_set_exec(an, &total);
+    free(insts);
+    if (bad) {
+        snprintf(err, cap, "out of memory");
+        goto done;
     }
     rc = 0;
 done:

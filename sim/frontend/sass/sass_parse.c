@@ -329,6 +329,7 @@ static int parse_inst(parser *ps, sass_func *f, uint64_t addr, char *body)
     ri->guard = -1;
     while (*body == ' ') body++;
     snprintf(ri->text, sizeof ri->text, "%s", body);
+    for (size_t tl = strlen(ri->text); tl && (ri->text[tl - 1] == ' ' || ri->text[tl - 1] == '\t');) ri->text[--tl] = '\0';
     char *p = body;
     if (*p == '@') {
         p++;

@@ -1,0 +1,310 @@
+/* The SASS front end: listings made on the H100 (gpu/results/h100/outside)
+ * decode whole, run to the counts the H100's counters gave, compute what
+ * the PTX interpreter computes, and fail with the listing's line. */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "frontend/sass/sass.h"
+#include "helpers.h"
+
+#define H100 "gpu/results/h100/outside/"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    t[n] = '\0';
+    *len = (size_t)n;
+    return t;
+}
+
+/* The module PTX (NULL: the listing alone) with the listing SASS (NULL: the PTX). */
+static coalsim_kernel *load(const char *ptx, const char *sass)
+{
+    size_t len;
+    char err[1024], *t;
+    coalsim_kernel *k;
+    if (ptx) {
+        t = slurp(ptx, &len);
+        k = coalsim_kernel_load_ptx(t, len, ptx, err, sizeof err);
+        free(t);
+        ck_assert_msg(k != NULL, "%s", err);
+        if (sass) {
+            t = slurp(sass, &len);
+            int rc = coalsim_kernel_use_sass(k, t, len, sass, err, sizeof err);
+            free(t);
+            ck_assert_msg(rc == 0, "%s", err);
+        }
+    } else {
+        t = slurp(sass, &len);
+        k = coalsim_kernel_load_sass(t, len, sass, err, sizeof err);
+        free(t);
+        ck_assert_msg(k != NULL, "%s", err);
+    }
+    return k;
+}
+
+static int launch(coalsim_kernel *k, const char *kernel, const unsigned grid[3], const unsigned block[3], uint64_t dyn,
+                  const char *args, unsigned threads, char *err, coalsim_analysis **an)
+{
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = kernel, .dynamic_shared = dyn, .args = args, .threads = threads};
+    memcpy(l.grid, grid, sizeof l.grid);
+    memcpy(l.block, block, sizeof l.block);
+    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
+    if (an) *an = a;
+    else coalsim_analysis_free(a);
+    return rc;
+}
+
+static uint64_t metric(const coalsim_analysis *an, const char *name)
+{
+    coalsim_report_extra ex = {.exec = coalsim_analysis_exec(an)};
+    coalsim_metric m[COALSIM_MAX_METRICS];
+    size_t n = coalsim_metrics(coalsim_analysis_stats(an), &ex, m);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(m[i].name, name)) return m[i].value;
+    ck_abort_msg("no metric %s", name);
+    return 0;
+}
+
+static const unsigned G1[3] = {1, 1, 1};
+
+START_TEST(test_sass_every_h100_listing_decodes_with_no_unknown_instruction)
+{
+    DIR *d = opendir(H100 "sass");
+    ck_assert_ptr_nonnull(d);
+    unsigned listings = 0, funcs = 0, insts = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (!(n > 5 && !strcmp(e->d_name + n - 5, ".sass")) && !(n > 9 && !strcmp(e->d_name + n - 9, ".nvdisasm")))
+            continue;
+        char path[600], err[1024];
+        snprintf(path, sizeof path, H100 "sass/%s", e->d_name);
+        size_t len;
+        char *t = slurp(path, &len);
+        sass_listing *l = sass_parse(t, len, path, err, sizeof err);
+        free(t);
+        ck_assert_msg(l != NULL, "%s", err);
+        for (unsigned f = 0; f < l->nfuncs; f++) {
+            sprog p;
+            ck_assert_msg(sass_prog_build(&p, l, (int)f, err, sizeof err) == 0, "%s", err);
+            for (uint32_t i = 0; i < p.ncode; i++)
+                ck_assert_msg(p.code[i].kind != SK_UNSUPPORTED, "%s:%u: %s: %s", path, p.code[i].line, p.code[i].text,
+                              p.code[i].why ? p.code[i].why : "unsupported");
+            insts += p.ncode;
+            sass_prog_free(&p);
+            funcs++;
+        }
+        sass_listing_free(l);
+        listings++;
+    }
+    closedir(d);
+    ck_assert_uint_ge(listings, 40);
+    ck_assert_uint_ge(funcs, 180);
+    ck_assert_uint_ge(insts, 20000);
+}
+END_TEST
+
+START_TEST(test_sass_saxpy_counts_equal_the_h100s)
+{
+    /* gpu/results/h100/outside/counters.txt, saxpy_count */
+    coalsim_kernel *k = load(H100 "ptx/saxpy.ptx", H100 "sass/saxpy.nvdisasm");
+    coalsim_analysis *an;
+    char err[1024];
+    unsigned g[3] = {256, 1, 1}, b[3] = {256, 1, 1};
+    ck_assert_msg(launch(k, "saxpy", g, b, 0, "65536,2.0,X:256K=random:1,Y:256K=random:2", 2, err, &an) == 0, "%s", err);
+    ck_assert_uint_eq(metric(an, "smsp__inst_executed.sum"), 38912);
+    ck_assert_uint_eq(metric(an, "smsp__thread_inst_executed.sum"), 1245184);
+    ck_assert_uint_eq(metric(an, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 16384);
+    ck_assert_uint_eq(metric(an, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), 8192);
+    ck_assert_str_eq(coalsim_analysis_exec(an)->isa, "SASS");
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_reduction_counts_equal_the_h100s_with_predicated_loads_issued)
+{
+    /* red6_count: the shuffle reduction; every warp issues the predicated
+     * shared loads, as the H100 counted */
+    coalsim_kernel *k = load(H100 "ptx/reduction.ptx", H100 "sass/reduction.nvdisasm");
+    coalsim_analysis *an;
+    char err[1024];
+    unsigned g[3] = {64, 1, 1}, b[3] = {256, 1, 1};
+    ck_assert_msg(launch(k, "reduce6<int,256u,true>", g, b, 1024, "I:256K=randint:11:1000,O:256=zero,65536", 2, err,
+                         &an) == 0, "%s", err);
+    ck_assert_uint_eq(metric(an, "smsp__inst_executed.sum"), 35968);
+    ck_assert_uint_eq(metric(an, "smsp__thread_inst_executed.sum"), 1143040);
+    ck_assert_uint_eq(metric(an, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 8192);
+    ck_assert_uint_eq(metric(an, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), 448);
+    coalsim_analysis_free(an);
+    /* and the sums are the sums */
+    int out[64], in[65536];
+    ck_assert_int_eq(coalsim_kernel_read(k, "O", 0, out, sizeof out), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "I", 0, in, sizeof in), 0);
+    /* block b sums [512 b, 512 b + 512) and the same a grid (32768) on */
+    for (int blk = 0; blk < 64; blk++) {
+        int sum = 0;
+        for (int i = blk * 512; i < blk * 512 + 512; i++) sum += in[i] + in[i + 32768];
+        ck_assert_int_eq(out[blk], sum);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+/* Run LAUNCH on the PTX and on the SASS: every byte of buffer BUF the same. */
+static void same_result(const char *unit, const char *kernel, const unsigned g[3], const unsigned b[3], uint64_t dyn,
+                        const char *args, const char *buf, size_t bytes)
+{
+    char ptx[256], sass[256], err[1024];
+    snprintf(ptx, sizeof ptx, H100 "ptx/%s.ptx", unit);
+    snprintf(sass, sizeof sass, H100 "sass/%s.nvdisasm", unit);
+    unsigned char *want = malloc(bytes), *got = malloc(bytes);
+    coalsim_kernel *k = load(ptx, NULL);
+    ck_assert_msg(launch(k, kernel, g, b, dyn, args, 2, err, NULL) == 0, "PTX: %s", err);
+    ck_assert_int_eq(coalsim_kernel_read(k, buf, 0, want, bytes), 0);
+    coalsim_kernel_free(k);
+    k = load(ptx, sass);
+    ck_assert_msg(launch(k, kernel, g, b, dyn, args, 2, err, NULL) == 0, "SASS: %s", err);
+    ck_assert_int_eq(coalsim_kernel_read(k, buf, 0, got, bytes), 0);
+    coalsim_kernel_free(k);
+    for (size_t i = 0; i < bytes; i++) ck_assert_msg(want[i] == got[i], "%s %s: byte %zu differs", unit, kernel, i);
+    free(want);
+    free(got);
+}
+
+START_TEST(test_sass_kernels_compute_what_the_ptx_computes)
+{
+    unsigned g44[3] = {4, 4, 1}, b1024[3] = {1024, 1, 1};
+    same_result("sgemm", "sgemm_global_mem_coalesce", g44, b1024, 0,
+                "128,128,128,0.5,A:64K=random:1,B:64K=random:2,3.0,C:64K=random:3", "C", 65536);
+    unsigned g88[3] = {8, 8, 1}, b3216[3] = {32, 16, 1};
+    same_result("transpose", "transposeCoalesced", g88, b3216, 0, "O:256K=zero,I:256K=random:1,256,256", "O", 262144);
+    unsigned g1616[3] = {16, 16, 1}, b324[3] = {32, 4, 1};
+    /* shared-memory atomics (ATOMS.POPC.INC) */
+    same_result("histogram", "histogram_smem_atomics", g1616, b324, 0, "IMG:1M=random:1,256,256,P:1M=zero", "P", 1 << 20);
+    /* an integer division by blockDim.y (I2F.U32.RP, MUFU.RCP, IMAD.HI with a 64-bit addend) */
+    same_result("seeds", "rectSetColReadCol", G1, b3216, 0, "OUT:4K=zero", "OUT", 2048);
+}
+END_TEST
+
+START_TEST(test_sass_listing_alone_takes_parameters_from_mangled_names)
+{
+    char err[1024];
+    unsigned g[3] = {4, 1, 1}, b[3] = {64, 1, 1};
+    coalsim_analysis *a1, *a2;
+    coalsim_kernel *k = load(NULL, H100 "sass/saxpy.sass");
+    ck_assert_msg(launch(k, "saxpy", g, b, 0, "256,2.0,X:1K=random:1,Y:1K=random:2", 1, err, &a1) == 0, "%s", err);
+    float y[256];
+    ck_assert_int_eq(coalsim_kernel_read(k, "Y", 0, y, sizeof y), 0);
+    coalsim_kernel_free(k);
+    /* the nvdisasm listing with the PTX: the same counts and result */
+    k = load(H100 "ptx/saxpy.ptx", H100 "sass/saxpy.nvdisasm");
+    ck_assert_msg(launch(k, "saxpy", g, b, 0, "256,2.0,X:1K=random:1,Y:1K=random:2", 2, err, &a2) == 0, "%s", err);
+    float y2[256];
+    ck_assert_int_eq(coalsim_kernel_read(k, "Y", 0, y2, sizeof y2), 0);
+    ck_assert_int_eq(memcmp(y, y2, sizeof y), 0);
+    ck_assert_uint_eq(metric(a1, "smsp__inst_executed.sum"), metric(a2, "smsp__inst_executed.sum"));
+    ck_assert_uint_eq(metric(a1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                      metric(a2, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    coalsim_analysis_free(a1);
+    coalsim_analysis_free(a2);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_source_view_counts_add_up_to_the_totals)
+{
+    char err[1024];
+    unsigned g[3] = {64, 1, 1}, b[3] = {256, 1, 1};
+    coalsim_analysis *an;
+    coalsim_kernel *k = load(H100 "ptx/reduction.ptx", H100 "sass/reduction.nvdisasm");
+    ck_assert_msg(launch(k, "reduce6<int,256u,false>", g, b, 1024, "I:256K=randint:11:1000,O:256=zero,65000", 2, err,
+                         &an) == 0, "%s", err);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    ck_assert_ptr_nonnull(e->insts);
+    uint64_t warp = 0, thread = 0, lines = 0;
+    for (size_t i = 0; i < e->ninsts; i++) {
+        warp += e->insts[i].executed;
+        thread += e->insts[i].threads;
+        lines += e->insts[i].src_line != 0;
+        ck_assert_ptr_nonnull(e->insts[i].text);
+    }
+    ck_assert_uint_eq(warp, e->inst_executed);
+    ck_assert_uint_eq(thread, e->thread_inst_executed);
+    ck_assert_uint_gt(lines, e->ninsts / 2);        /* nvdisasm -g gave most instructions a line */
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_workers_do_not_change_the_counts)
+{
+    char err[1024];
+    unsigned g[3] = {16, 16, 1}, b[3] = {32, 4, 1};
+    coalsim_analysis *a1, *a2;
+    coalsim_kernel *k = load(H100 "ptx/histogram.ptx", H100 "sass/histogram.nvdisasm");
+    ck_assert_msg(launch(k, "histogram_gmem_atomics", g, b, 0, "IMG:1M=random:1,256,256,P:1M=zero", 1, err, &a1) == 0,
+                  "%s", err);
+    ck_assert_msg(launch(k, "histogram_gmem_atomics", g, b, 0, "IMG:1M=random:1,256,256,P:1M=zero", 2, err, &a2) == 0,
+                  "%s", err);
+    const char *names[] = {"smsp__inst_executed.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                           "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"};
+    for (int i = 0; i < 3; i++) ck_assert_uint_eq(metric(a1, names[i]), metric(a2, names[i]));
+    coalsim_analysis_free(a1);
+    coalsim_analysis_free(a2);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_device_variable_address_is_an_error_naming_bank_4)
+{
+    /* jacobi's initialize_boundaries reads a __device__ table whose address
+     * the driver puts in constant bank 4 */
+    char err[1024];
+    unsigned g[3] = {3, 1, 1}, b[3] = {128, 1, 1};
+    coalsim_kernel *k = load(H100 "ptx/jacobi.ptx", H100 "sass/jacobi.nvdisasm");
+    ck_assert_int_ne(launch(k, "initialize_boundaries", g, b, 0, "AN:256K=zero,A:256K=zero,3.14159265,256,256", 1, err,
+                            NULL), 0);
+    ck_assert_msg(strstr(err, "constant bank 4") && strstr(err, "jacobi.nvdisasm:"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_struct_parameter_without_module_is_an_error)
+{
+    const char *listing = "\tcode for sm_90\n\t\tFunction : _Z1k4Pair\n        /*0000*/                   EXIT ;\n";
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_sass(listing, strlen(listing), "pair.sass", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    ck_assert_int_ne(launch(k, "k", G1, G1, 0, "1", 1, err, NULL), 0);
+    ck_assert_msg(strstr(err, "how big a Pair is") && strstr(err, "--ptx"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+Suite *make_sass_suite(void)
+{
+    Suite *s = suite_create("sass");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sass_every_h100_listing_decodes_with_no_unknown_instruction);
+    tcase_add_test(tc, test_sass_saxpy_counts_equal_the_h100s);
+    tcase_add_test(tc, test_sass_reduction_counts_equal_the_h100s_with_predicated_loads_issued);
+    tcase_add_test(tc, test_sass_kernels_compute_what_the_ptx_computes);
+    tcase_add_test(tc, test_sass_listing_alone_takes_parameters_from_mangled_names);
+    tcase_add_test(tc, test_sass_source_view_counts_add_up_to_the_totals);
+    tcase_add_test(tc, test_sass_workers_do_not_change_the_counts);
+    tcase_add_test(tc, test_sass_device_variable_address_is_an_error_naming_bank_4);
+    tcase_add_test(tc, test_sass_struct_parameter_without_module_is_an_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
