@@ -18,6 +18,12 @@
 #ifndef COALSIM_PTX_H
 #define COALSIM_PTX_H
 
+/* Lane arrays are written for the lanes of a mask and read for the same
+ * lanes; newer GCCs cannot see that and warn that the others may be unset. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
