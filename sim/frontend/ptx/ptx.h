@@ -367,13 +367,21 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
              const uint64_t *a);
 
 /* Lane loops: BODY runs with l set to each lane of M. */
+/* GCC's "no loop-carried dependence" for the full-warp lane loop (clang
+ * vectorises them without being told, and has no such pragma) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTX_IVDEP _Pragma("GCC ivdep")
+#else
+#define PTX_IVDEP
+#endif
+
 #define LANES(m, ...)                                                                        \
     do {                                                                                     \
         uint32_t m_ = (m);                                                                   \
         if (m_ == 0xffffffffu) {                                                             \
             /* lanes are independent: a result slot may be a source slot, but    \
              * lane l reads and writes only element l (no loop-carried dependence) */ \
-            _Pragma("GCC ivdep") for (int l = 0; l < 32; l++) { __VA_ARGS__; }              \
+            PTX_IVDEP for (int l = 0; l < 32; l++) { __VA_ARGS__; }                           \
         } else {                                                                             \
             for (; m_; m_ &= m_ - 1) {                                                       \
                 int l = __builtin_ctz(m_);                                                   \
