@@ -78,6 +78,49 @@ static void replay(tally *t)
     fclose(fp);
 }
 
+/* The atomic probes (gpu/probes/h100-atomics.txt): global atom/red/cas
+ * sectors and shared atom/red wavefronts, every one exactly. */
+START_TEST(test_model_matches_every_h100_atomic_probe)
+{
+    const char *path = "gpu/probes/h100-atomics.txt";
+    FILE *fp = fopen(path, "r");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    coalsim_arch a = arch_of("hopper");
+    char line[4096];
+    int n = 0, kinds[2][2] = {{0}};
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char name[128], op[32], req[16], sec[16], lts[16], wf[16];
+        int pos;
+        ck_assert_int_eq(sscanf(line, "%127s %31s %15s %15s %15s %15s%n", name, op, req, sec, lts, wf, &pos), 6);
+        int global = strstr(op, "global") != NULL, red = !strncmp(op, "red", 3);
+        coalsim_request r = {.size = 4, .label = name, .op = red ? COALSIM_RED : COALSIM_ATOM,
+                             .space = global ? COALSIM_GLOBAL : COALSIM_SHARED};
+        char *s = line + pos;
+        for (int l = 0; l < 32; l++) {
+            char tok[32];
+            int k;
+            ck_assert(sscanf(s, "%31s%n", tok, &k) == 1);
+            s += k;
+            if (strcmp(tok, "-")) {
+                r.active |= 1u << l;
+                r.addr[l] = (global ? 0x7f0000000000ull : 0x400) + strtoull(tok, NULL, 10);
+            }
+        }
+        coalsim_result res;
+        coalsim_model(&a, &r, &res);
+        unsigned want = (unsigned)strtoul(global ? sec : wf, NULL, 10), got = global ? res.sectors : res.wavefronts;
+        ck_assert_msg(got == want, "%s %s: the H100 counted %u, the model %u", name, op, want, got);
+        kinds[global][red]++;
+        n++;
+    }
+    fclose(fp);
+    ck_assert_int_ge(n, 170);
+    for (int g = 0; g < 2; g++)
+        for (int rd = 0; rd < 2; rd++) ck_assert_int_ge(kinds[g][rd], 25);
+}
+END_TEST
+
 START_TEST(test_model_matches_every_h100_probe_pattern)
 {
     tally t = {0};
@@ -97,6 +140,7 @@ Suite *make_probes_suite(void)
     Suite *s = suite_create("probes");
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_model_matches_every_h100_probe_pattern);
+    tcase_add_test(c, test_model_matches_every_h100_atomic_probe);
     suite_add_tcase(s, c);
     return s;
 }

@@ -87,8 +87,35 @@ static uint32_t lane_mask(unsigned lo, unsigned hi)
     return (uint32_t)m;
 }
 
+/* A shared atomic that returns its old value (ATOMS.ADD, .CAS, ...): the
+ * bank serves its lanes one at a time, lanes on one word too, so the cost
+ * is the most active lanes any bank has (measured: gpu/probes/h100-atomics.txt;
+ * 32 lanes on one word take 32 wavefronts).  A reduction (red.shared: the
+ * ATOMS.POPC.INC that sums a warp's lanes on a word first) costs what a
+ * store of the same lanes costs. */
+static void smem_atomic(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+{
+    unsigned per_bank[64] = {0}, banks = a->banks <= 64 ? a->banks : 64;
+    *out = (coalsim_result){0};
+    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->requested_bytes = uniq_requested_bytes(r);
+    if (!r->active) return;
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        unsigned b = (unsigned)(r->addr[l] / a->bank_width % banks);
+        if (++per_bank[b] > out->max_ways) out->max_ways = per_bank[b], out->worst_bank = b;
+    }
+    out->phases = 1;
+    out->ideal_wavefronts = 1;
+    out->wavefronts = out->max_ways;
+}
+
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
+    if (r->op == COALSIM_ATOM && a->split != COALSIM_SPLIT_FERMI && a->bank_width == 4) {
+        smem_atomic(a, r, out);
+        return;
+    }
     unsigned step = lanes_per_phase(a, r);
     /* CC 2.x 128-bit accesses: each half warp costs one way more than its
      * worst quarter (Programming Guide, "Compute Capability 2.x", 128-bit). */

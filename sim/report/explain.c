@@ -141,6 +141,18 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     const char *phases = "";
     if (res->phases > 1 && res->ideal_wavefronts > 1)
         phases = r->size == 8 ? " (8-byte lanes: a half warp per wavefront)" : " (16-byte lanes: a quarter warp per wavefront)";
+    if (r->op == COALSIM_ATOM && res->max_ways > 1 && res->requested_bytes < n * r->size) {
+        say(buf, cap, "%u lanes on bank %u: a shared atomic serves a bank's lanes one at a time, lanes on the same "
+                      "word too; %s",
+            res->max_ways, res->worst_bank,
+            all_same(r) ? "sum within the warp first (a shuffle reduction), then one lane updates"
+                        : "give the lanes different banks, or combine lanes on one word first");
+        return;
+    }
+    if (r->op == COALSIM_RED && res->max_ways <= 1 && n > 1 && all_same(r)) {
+        say(buf, cap, "%u lanes add to one word: the reduction sums them first, one pass", n);
+        return;
+    }
     if (res->max_ways <= 1) {
         if (n > 1 && all_same(r))
             say(buf, cap, "broadcast: one word to all %u lanes, no conflict%s", n, phases);
@@ -164,7 +176,7 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     }
     say(buf, cap, "%u-way conflict on bank %u: lanes %s different rows of the same bank; pad the rows or XOR-swizzle "
                   "the column index%s",
-        res->max_ways, res->worst_bank, r->op == COALSIM_LD ? "read" : "write", phases);
+        res->max_ways, res->worst_bank, r->op == COALSIM_LD ? "read" : r->op == COALSIM_ST ? "write" : "update", phases);
 }
 
 void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)

@@ -1,5 +1,5 @@
-/* SASS from the CUDA toolkit: a cubin disassembled by nvdisasm (-c -g: the
- * code with its source lines), a fatbin, object or executable by cuobjdump
+/* SASS from the CUDA toolkit: a cubin disassembled by nvdisasm (-g: the
+ * code with its source lines, and the constant banks' sections), a fatbin, object or executable by cuobjdump
  * -sass, and PTX assembled by ptxas first.  The programs run with argument
  * vectors, never through a shell; their files live in a temporary folder
  * removed afterwards. */
@@ -15,7 +15,7 @@
 
 #define HOWTO                                                                                                   \
     "coalsim reads SASS listings; on a machine with the CUDA toolkit make one with\n"                           \
-    "  nvcc -cubin -arch=sm_90 -O3 -lineinfo FILE.cu -o FILE.cubin && nvdisasm -c -g FILE.cubin > FILE.sass\n" \
+    "  nvcc -cubin -arch=sm_90 -O3 -lineinfo FILE.cu -o FILE.cubin && nvdisasm -g FILE.cubin > FILE.sass\n"    \
     "and run coalsim FILE.sass --ptx FILE.cu (the module gives the parameters and __constant__ data)"
 
 static char *slurp(const char *path, size_t *len)
@@ -73,7 +73,8 @@ static int disassemble_to(const char *path, const char *outf, char *err, size_t 
     char *argv[8];
     int n = 0;
     if (have_nvd && ends_with(path, ".cubin")) {
-        argv[n++] = nvdisasm, argv[n++] = "-c", argv[n++] = "-g";
+        /* without -c: the constant sections too (bank 2's literals, bank 3) */
+        argv[n++] = nvdisasm, argv[n++] = "-g";
     } else if (have_cuo) {
         argv[n++] = cuobjdump, argv[n++] = "-sass";
     } else {

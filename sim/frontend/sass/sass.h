@@ -49,6 +49,7 @@ typedef struct sopnd {
     uint8_t neg, abs, not_;    /* '-', '|..|', '!' / '~' */
     uint8_t half;              /* HFMA2 half selects: 0 none, 1 H0_H0, 2 H1_H1, 3 F32 */
     uint8_t wide;              /* R2.64 in an address */
+    uint8_t scale;             /* [R2.X4]: the register times 4 (sm_80), 0: 1 */
     uint16_t reg;              /* R, UR, P, UP number; SREG id */
     uint64_t imm;              /* IMM bits (float immediates as f32, or f64 for D ops); TARGET address */
     int isfloat;               /* the immediate was written as a float */
@@ -80,8 +81,26 @@ typedef struct sass_func {
     unsigned ninsts, cap;
 } sass_func;
 
+/* A constant bank's bytes as nvdisasm (without -c) prints its sections:
+ * .nv.constantN.FUNC (a kernel's: bank 2 holds ptxas's literals on sm_80)
+ * or .nv.constantN (the module's: bank 3 its __constant__ data). */
+typedef struct sass_csec {
+    char *func;                /* NULL: the module's */
+    unsigned bank;
+    unsigned char *data;
+    size_t size, cap;
+} sass_csec;
+
 typedef struct sass_listing {
     char *name;                /* the file, for messages */
+    sass_csec *csecs;
+    unsigned ncsecs;
+    /* .nv.shared.FUNC sections: a kernel's static shared bytes */
+    struct {
+        char *func;
+        uint64_t bytes;
+    } *shared;
+    unsigned nshared;
     char arch[16];             /* "sm_90" */
     sass_func *funcs;
     unsigned nfuncs, capfuncs;
@@ -159,6 +178,7 @@ int sass_cfg_reconv(sprog *p);
 
 typedef struct sstack_entry {
     uint32_t pc, rpc, mask;
+    uint32_t parent;           /* 1: its lanes diverged; its pc is where they rejoin, not where they arrived */
 } sstack_entry;
 
 typedef struct scall {
@@ -176,6 +196,12 @@ typedef struct swarp {
     uint8_t up[8];             /* UP0..UP6, UPT */
     sstack_entry *stack;
     uint32_t sp, cap;
+    /* BSYNCs that groups of lanes issued on arriving apart: the lanes counted
+     * so far at each (the rejoined warp issues it only for lanes not counted) */
+    struct {
+        uint32_t pc, lanes;
+    } arrived[16];
+    unsigned narrived;
     scall calls[SASS_MAX_DEPTH];
     unsigned depth;
     uint32_t alive, exited;

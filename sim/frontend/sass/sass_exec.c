@@ -134,7 +134,7 @@ static int push(swarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
         w->stack = s;
         w->cap = cap;
     }
-    w->stack[w->sp++] = (sstack_entry){pc, rpc, mask};
+    w->stack[w->sp++] = (sstack_entry){pc, rpc, mask, 0};
     return 0;
 }
 
@@ -160,16 +160,22 @@ static int run_warp(sctx *x, swarp *w)
         }
         sstack_entry *top = &w->stack[w->sp - 1];
         if (top->mask == 0 || top->pc == top->rpc) {
-            /* lanes that reach their BSYNC while a sibling group has still to
-             * come issue it apart (the group that comes last issues it for
-             * the rejoined warp, below) */
-            if (top->mask && top->rpc < p->ncode && p->code[top->rpc].kind == SK_NOP && p->code[top->rpc].sub &&
-                w->sp >= 2 && w->stack[w->sp - 2].rpc == top->rpc && w->stack[w->sp - 2].mask &&
-                w->stack[w->sp - 2].pc != top->rpc) {
+            /* a group of lanes that arrives at its BSYNC issues it then (the
+             * warp issues it once a group, each lane once) */
+            if (top->mask && !top->parent && top->rpc < p->ncode && p->code[top->rpc].kind == SK_NOP &&
+                p->code[top->rpc].sub) {
+                unsigned lanes = (unsigned)__builtin_popcount(top->mask), k;
                 x->exec.inst_executed++;
-                x->exec.thread_inst_executed += (uint64_t)__builtin_popcount(top->mask);
+                x->exec.thread_inst_executed += lanes;
                 x->icount[2 * top->rpc]++;
-                x->icount[2 * top->rpc + 1] += (uint64_t)__builtin_popcount(top->mask);
+                x->icount[2 * top->rpc + 1] += lanes;
+                for (k = 0; k < w->narrived && w->arrived[k].pc != top->rpc; k++) {}
+                if (k == w->narrived && k < sizeof w->arrived / sizeof w->arrived[0]) {
+                    w->arrived[k].pc = top->rpc;
+                    w->arrived[k].lanes = 0;
+                    w->narrived++;
+                }
+                if (k < w->narrived) w->arrived[k].lanes |= top->mask;
             }
             w->sp--;
             continue;
@@ -183,11 +189,23 @@ static int run_warp(sctx *x, swarp *w)
             m &= in->guard_neg ? ~g : g;
         }
         w->clock++;
-        unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
-        x->exec.inst_executed++;
-        x->exec.thread_inst_executed += lanes;
-        x->icount[2 * top->pc]++;
-        x->icount[2 * top->pc + 1] += lanes;
+        uint32_t issuing = mask;
+        if (in->kind == SK_NOP && in->sub && w->narrived) {
+            /* the rejoined warp's BSYNC: only lanes no group issued it for */
+            for (unsigned k = 0; k < w->narrived; k++)
+                if (w->arrived[k].pc == top->pc) {
+                    issuing &= ~w->arrived[k].lanes;
+                    w->arrived[k] = w->arrived[--w->narrived];
+                    break;
+                }
+        }
+        if (issuing) {
+            unsigned lanes = issuing == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(issuing);
+            x->exec.inst_executed++;
+            x->exec.thread_inst_executed += lanes;
+            x->icount[2 * top->pc]++;
+            x->icount[2 * top->pc + 1] += lanes;
+        }
         switch (in->kind) {
         case SK_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;
@@ -209,7 +227,8 @@ static int run_warp(sctx *x, swarp *w)
                 /* BRA.DIV: taken when the warp is not converged (some of its
                  * lanes that have not exited are not here) */
                 uint32_t live = w->alive & ~w->exited;
-                taken = (mask & live) != live ? m : 0;
+                int converged = (mask & live) == live;
+                taken = converged == (in->sub3 != 0) ? m : 0;     /* sub3: BRA.CONV */
             }
             uint32_t nt = mask & ~taken;
             if (!nt) {
@@ -219,6 +238,7 @@ static int run_warp(sctx *x, swarp *w)
             } else {
                 uint32_t r = in->reconv, fall = top->pc + 1;
                 top->pc = r;
+                top->parent = 1;
                 if (push(w, fall, r, nt) != 0 || push(w, in->target, r, taken) != 0)
                     return sass_fail(x, in, "out of memory");
             }
@@ -290,6 +310,7 @@ int sass_run_block(sctx *x, uint64_t b)
         memset(w->p, 0, sizeof w->p);
         memset(w->up, 0, sizeof w->up);
         w->sp = 0;
+        w->narrived = 0;
         w->depth = 0;
         w->exited = 0;
         w->state = SW_RUN;

@@ -41,6 +41,28 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
         snprintf(err, cap, "out of memory");
         return -1;
     }
+    if (li->const_bytes) memcpy(p->bank[3], li->const_bank, li->const_bytes);
+    /* banks the listing prints (nvdisasm without -c): the kernel's own
+     * section, else the module's; they are ptxas's layout, so they win */
+    const char *kname = p->lst->funcs[p->entry].name;
+    for (unsigned b = 1; b < 8; b++) {
+        if (b == 4) continue;
+        const sass_csec *best = NULL;
+        for (unsigned i = 0; i < p->lst->ncsecs; i++) {
+            const sass_csec *c = &p->lst->csecs[i];
+            if (c->bank != b) continue;
+            if (c->func && !strcmp(c->func, kname)) best = c;
+            else if (!c->func && !best) best = c;
+        }
+        if (!best) continue;
+        free(p->bank[b]);
+        p->bank_size[b] = (uint32_t)best->size;
+        if (!(p->bank[b] = malloc(best->size + 1))) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        memcpy(p->bank[b], best->data, best->size);
+    }
     unsigned char *b0 = p->bank[0];
     for (int d = 0; d < 3; d++) {
         put32(b0, 4u * (unsigned)d, li->block[d]);
@@ -55,7 +77,9 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
         put32(p->bank[4], o + 4, 0xdead0000u);
     }
     if (li->const_bytes) memcpy(p->bank[3], li->const_bank, li->const_bytes);
-    p->smem_reserved = sm_of(p->lst->arch) >= 80 ? 0x400 : 0;
+    /* sm_90 code adds the 1 KiB the system reserves (UMOV 0x400) to its
+     * shared addresses; sm_80 code starts its variables at 0 */
+    p->smem_reserved = sm_of(p->lst->arch) >= 90 ? 0x400 : 0;
     p->ext_vprintf = li->ext_vprintf;
     p->ext_assert = li->ext_assert;
     return 0;
@@ -98,19 +122,29 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     void **wp = NULL;
     unsigned nthreads = li->threads;
     if (fill_banks(&p, li, err, cap) != 0) goto done;
-    if (li->no_module)
-        for (uint32_t i = 0; i < p.ncode; i++)
-            for (unsigned k = 0; k < p.code[i].nops; k++)
-                if (p.code[i].o[k].kind == SO_CBANK && p.code[i].o[k].bank == 3) {
-                    snprintf(err, cap, "%s:%u: %s: reads __constant__ data (constant bank 3), which a listing does not "
-                                       "hold: give the module too (--ptx FILE.cu or FILE.ptx)",
-                             lst->name, p.code[i].line, p.code[i].text);
-                    goto done;
-                }
+    /* a bank nobody gave is an error where the code reads it, not zeros */
+    for (uint32_t i = 0; i < p.ncode; i++)
+        for (unsigned k = 0; k < p.code[i].nops; k++) {
+            const sopnd *o = &p.code[i].o[k];
+            if (o->kind != SO_CBANK || o->bank == 0 || o->bank == 4 || (o->bank < 8 && p.bank[o->bank])) continue;
+            if (o->bank == 3 && li->no_module)
+                snprintf(err, cap, "%s:%u: %s: reads __constant__ data (constant bank 3), which this listing does not "
+                                   "hold: give the module too (--ptx FILE.cu or FILE.ptx), or list it with nvdisasm "
+                                   "without -c", lst->name, p.code[i].line, p.code[i].text);
+            else if (o->bank == 3)
+                continue;      /* the module has no __constant__ data: reads past it give 0, as the bank's rest */
+            else
+                snprintf(err, cap, "%s:%u: %s: reads constant bank %u (ptxas's literals), which this listing does "
+                                   "not hold: list the cubin with nvdisasm without -c, which prints the bank",
+                         lst->name, p.code[i].line, p.code[i].text, o->bank);
+            goto done;
+        }
     /* the shared window: the reserved bytes, the variables as the PTX lays
      * them out (ptxas may order them otherwise: a little slack), the dynamic
      * bytes */
     uint64_t smem = li->static_smem + li->smem_slack + li->dynamic_shared;
+    for (unsigned i = 0; i < lst->nshared; i++)
+        if (!strcmp(lst->shared[i].func, kernel)) smem = p.smem_reserved + lst->shared[i].bytes + li->dynamic_shared;
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
     if (!wk || !wp) {

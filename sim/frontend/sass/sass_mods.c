@@ -43,7 +43,7 @@ static const struct {
     {"RED", MEMHINTS "ADD MIN MAX INC DEC AND OR XOR 32 64 S32 U32 S64 U64 F32 F64 FTZ RN"},
     /* warp, control, ordering (sass_ops_misc.c) */
     {"SHFL", "IDX UP DOWN BFLY"}, {"VOTE", "ALL ANY EQ"}, {"VOTEU", "ALL ANY EQ"}, {"MATCH", "ANY ALL U32 U64"},
-    {"REDUX", "SUM MIN MAX AND OR XOR S32 U32"}, {"LEPC", ""}, {"BRA", "DIV U"}, {"CALL", "ABS REL NOINC"},
+    {"REDUX", "SUM MIN MAX AND OR XOR S32 U32"}, {"LEPC", ""}, {"BRA", "DIV CONV U"}, {"CALL", "ABS REL NOINC"},
     {"RET", "REL ABS NODEC"}, {"EXIT", ""}, {"BAR", "SYNC DEFER_BLOCKING"}, {"BSSY", "RECONVERGENT"},
     {"BSYNC", "RECONVERGENT"}, {"WARPSYNC", "ALL COLLECTIVE EXCLUSIVE"}, {"ENDCOLLECTIVE", ""}, {"NOP", ""},
     {"YIELD", ""}, {"NANOSLEEP", "SYNCS"}, {"DEPBAR", "LE"}, {"MEMBAR", "SC ALL CTA GPU SYS VC"}, {"ERRBAR", ""},

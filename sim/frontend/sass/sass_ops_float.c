@@ -369,6 +369,8 @@ HANDLER(i2f)
     if (src64) {
         sopnd h = in->o[1];
         if (h.kind == SO_R && h.reg != SASS_RZ) h.reg++;
+        else if (h.kind == SO_UR && h.reg != SASS_URZ) h.reg++;
+        else if (h.kind == SO_CBANK) h.off += 4;
         else h.kind = SO_NONE;
         H = sass_src(x, w, &h, bh);
     }

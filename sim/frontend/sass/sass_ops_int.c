@@ -92,6 +92,7 @@ HANDLER(imad)
         sopnd hi = in->o[k + 2];
         if (hi.kind == SO_R && hi.reg != SASS_RZ) hi.reg++;
         else if (hi.kind == SO_UR && hi.reg != SASS_URZ) hi.reg++;
+        else if (hi.kind == SO_CBANK) hi.off += 4;        /* c[0x0][0x160]: the pair 0x160, 0x164 */
         else if (hi.kind == SO_IMM) hi.imm = 0;
         CH = sass_src(x, w, &hi, bch);
     }

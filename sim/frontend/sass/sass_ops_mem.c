@@ -120,8 +120,9 @@ static uint64_t lane_addr(const swarp *w, const sopnd *o, int sp, int l)
 {
     uint64_t a = (uint64_t)o->off;
     if (o->reg != SASS_RZ) {
-        a += w->r[o->reg][l];
-        if (o->wide) a += (uint64_t)w->r[o->reg + 1][l] << 32;
+        uint64_t v = w->r[o->reg][l];
+        if (o->wide) v += (uint64_t)w->r[o->reg + 1][l] << 32;
+        a += o->scale ? v * o->scale : v;
     }
     if (o->ureg != SASS_URZ) {
         a += w->ur[o->ureg];
@@ -297,7 +298,9 @@ HANDLER(atomic)
     const sopnd *ao = &in->o[k++], *bo = k < in->nops ? &in->o[k] : NULL, *co = k + 1 < in->nops ? &in->o[k + 1] : NULL;
     unsigned char *p[32];
     int spc[32];
-    if (access(x, w, in, ao, red ? COALSIM_RED : COALSIM_ATOM, in->width, m, p, spc) != 0) return -1;
+    /* ATOMS.POPC.INC sums a warp's lanes on a word before it updates: a
+     * reduction, as red.shared is (the shared model costs them apart) */
+    if (access(x, w, in, ao, red || op == A_POPC_INC ? COALSIM_RED : COALSIM_ATOM, in->width, m, p, spc) != 0) return -1;
     uint64_t olds[32];
     uint32_t ok = 0;
     /* CAS on a 64-bit pair: the compare value in b, b+1; the new one in c, c+1 */

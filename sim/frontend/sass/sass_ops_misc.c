@@ -254,8 +254,11 @@ static int target_of(const sprog *p, const sraw *ri, sinst *in, char *err, size_
 
 DECODE(dec_bra)
 {
-    if (sass_has_mod(ri, "DIV")) {
+    if (sass_has_mod(ri, "DIV") || sass_has_mod(ri, "CONV")) {
+        /* BRA.DIV: taken when the warp is not converged; BRA.CONV (sm_80):
+         * when it is */
         in->kind = SK_BRADIV;
+        in->sub3 = (uint8_t)sass_has_mod(ri, "CONV");
     } else {
         in->kind = SK_BRA;
         if (ri->nops > 1 && ri->ops[0].kind != SO_P && ri->ops[0].kind != SO_UP)

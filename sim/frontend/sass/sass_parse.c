@@ -161,6 +161,11 @@ static int parse_addr(parser *ps, const char *s, sopnd *o)
             p += n;
             if (!strncmp(p, ".64", 3)) o->wide = 1, p += 3;
             if (!strncmp(p, ".U32", 4)) p += 4;
+            /* sm_80's scaled index: [R92.X4] is R92 * 4 */
+            if (k == SO_R && (!strncmp(p, ".X16", 4) || !strncmp(p, ".X4", 3) || !strncmp(p, ".X8", 3))) {
+                o->scale = (uint8_t)atoi(p + 2);
+                p += p[3] == '6' ? 4 : 3;
+            }
             if (!strncmp(p, ".reuse", 6)) p += 6;
             if (k == SO_R) o->reg = r;
             else if (k == SO_UR) o->ureg = r;
@@ -199,22 +204,6 @@ static int parse_operand(parser *ps, char *s, sopnd *o)
         o->kind = SO_MEM;
         return parse_addr(ps, s + 1, o);
     }
-    if (s[0] == 'c' && s[1] == '[') {
-        o->kind = SO_CBANK;
-        char *b2 = strchr(s + 2, '[');
-        if (!b2) return fail(ps, "bad constant operand '%s'", s);
-        o->bank = (uint16_t)strtoul(s + 2, NULL, 0);
-        char *close = strrchr(b2, ']');
-        if (!close) return fail(ps, "bad constant operand '%s'", s);
-        *close = '\0';
-        sopnd a;
-        memset(&a, 0, sizeof a);
-        if (parse_addr(ps, b2 + 1, &a)) return -1;
-        o->reg = a.reg;
-        o->ureg = a.ureg;
-        o->off = a.off;
-        return 0;
-    }
     if (s[0] == '`' && s[1] == '(') {
         size_t k = strcspn(s + 2, ")");
         o->kind = SO_TARGET;
@@ -246,6 +235,22 @@ static int parse_operand(parser *ps, char *s, sopnd *o)
             char *bar = strchr(s, '|');
             if (bar) memmove(bar, bar + 1, strlen(bar));
         } else break;
+    }
+    if (s[0] == 'c' && s[1] == '[') {
+        o->kind = SO_CBANK;
+        char *b2 = strchr(s + 2, '[');
+        if (!b2) return fail(ps, "bad constant operand '%s'", s);
+        o->bank = (uint16_t)strtoul(s + 2, NULL, 0);
+        char *close = strrchr(b2, ']');
+        if (!close) return fail(ps, "bad constant operand '%s'", s);
+        *close = '\0';
+        sopnd a;
+        memset(&a, 0, sizeof a);
+        if (parse_addr(ps, b2 + 1, &a)) return -1;
+        o->reg = a.reg;
+        o->ureg = a.ureg;
+        o->off = a.off;
+        return 0;
     }
     uint8_t k;
     uint16_t r;
@@ -399,6 +404,86 @@ static int resolve(parser *ps, sass_func *f)
     return 0;
 }
 
+static sass_csec *new_csec(parser *ps, unsigned bank, const char *func)
+{
+    sass_listing *l = ps->l;
+    sass_csec *c = realloc(l->csecs, (l->ncsecs + 1) * sizeof *c);
+    if (!c) return NULL;
+    l->csecs = c;
+    c = &c[l->ncsecs];
+    memset(c, 0, sizeof *c);
+    c->bank = bank;
+    if (func && !(c->func = strdup(func))) return NULL;
+    l->ncsecs++;
+    return c;
+}
+
+static int new_shared(parser *ps, const char *func)
+{
+    sass_listing *l = ps->l;
+    void *n = realloc(l->shared, (l->nshared + 1) * sizeof *l->shared);
+    if (!n) return -1;
+    l->shared = n;
+    l->shared[l->nshared].bytes = 0;
+    if (!(l->shared[l->nshared].func = strdup(func))) return -1;
+    return (int)l->nshared++;
+}
+
+static int put_bytes(sass_csec *c, uint64_t v, unsigned n)
+{
+    if (c->size + n > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        while (cap < c->size + n) cap *= 2;
+        unsigned char *d = realloc(c->data, cap);
+        if (!d) return -1;
+        c->data = d;
+        c->cap = cap;
+    }
+    for (unsigned i = 0; i < n; i++) c->data[c->size++] = (unsigned char)(v >> (8 * i));
+    return 0;
+}
+
+/* A data line of a constant or shared section: ".byte 0x9a, 0x99", ".word ...",
+ * ".dword ...", ".short ...", ".zero N" (after an optional address comment). */
+static int add_data(parser *ps, const char *s, sass_csec *c, int shared)
+{
+    if (s[0] == '/' && s[1] == '*') {
+        const char *e = strstr(s, "*/");
+        if (!e) return 0;
+        s = e + 2;
+        while (*s == ' ' || *s == '\t') s++;
+    }
+    static const struct {
+        const char *dir;
+        unsigned bytes;
+    } dirs[] = {{".byte", 1}, {".short", 2}, {".half", 2}, {".word", 4}, {".dword", 8}, {".quad", 8}, {".zero", 0}};
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        size_t n = strlen(dirs[d].dir);
+        if (strncmp(s, dirs[d].dir, n) || (s[n] != ' ' && s[n] != '\t')) continue;
+        const char *q = s + n;
+        if (!dirs[d].bytes) {
+            uint64_t z = strtoull(q, NULL, 0);
+            if (shared >= 0) ps->l->shared[shared].bytes += z;
+            else
+                for (uint64_t i = 0; i < z; i++)
+                    if (put_bytes(c, 0, 1)) return fail(ps, "out of memory");
+            return 0;
+        }
+        if (!c) return 0;
+        for (;;) {
+            while (*q == ' ' || *q == '\t' || *q == ',') q++;
+            if (!*q || *q == '\r') break;
+            char *e;
+            uint64_t v = strtoull(q, &e, 0);
+            if (e == q) return fail(ps, "bad %s value in '%s'", dirs[d].dir, s);
+            if (put_bytes(c, v, dirs[d].bytes)) return fail(ps, "out of memory");
+            q = e;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 sass_listing *sass_parse(const char *text, size_t len, const char *name, char *err, size_t cap)
 {
     sass_listing *l = calloc(1, sizeof *l);
@@ -415,6 +500,8 @@ sass_listing *sass_parse(const char *text, size_t len, const char *name, char *e
         return NULL;
     }
     sass_func *f = NULL;
+    sass_csec *data = NULL;      /* in a constant section: its bytes */
+    int shared = -1;             /* in a .nv.shared section: its entry */
     const char *p = text, *end = text + len;
     char line[1024];
     while (p < end) {
@@ -440,6 +527,28 @@ sass_listing *sass_parse(const char *text, size_t len, const char *name, char *e
             fn = s + 30;
             size_t k = strcspn(fn, " \t\r");
             if (!(f = new_func(ps, fn, k))) goto oom;
+            data = NULL;
+            shared = -1;
+            continue;
+        }
+        if (!strncmp(s, "//--------------------- ", 24)) {
+            /* another section (nvdisasm without -c): constant banks and
+             * shared sizes are kept, the rest skipped */
+            if (f && resolve(ps, f)) goto bad;
+            f = NULL;
+            data = NULL;
+            shared = -1;
+            char *sec = s + 24;
+            sec[strcspn(sec, " \t\r")] = '\0';
+            if (!strncmp(sec, ".nv.constant", 12) && isdigit((unsigned char)sec[12])) {
+                if (!(data = new_csec(ps, (unsigned)atoi(sec + 12), sec[13] == '.' ? sec + 14 : NULL))) goto oom;
+            } else if (!strncmp(sec, ".nv.shared.", 11)) {
+                if ((shared = new_shared(ps, sec + 11)) < 0) goto oom;
+            }
+            continue;
+        }
+        if (data || shared >= 0) {
+            if (add_data(ps, s, data, shared) != 0) goto bad;
             continue;
         }
         if (!strncmp(s, "code for sm_", 12)) {
@@ -531,6 +640,13 @@ void sass_listing_free(sass_listing *l)
     free(l->funcs);
     for (unsigned i = 0; i < l->nfiles; i++) free(l->files[i]);
     free(l->files);
+    for (unsigned i = 0; i < l->ncsecs; i++) {
+        free(l->csecs[i].func);
+        free(l->csecs[i].data);
+    }
+    free(l->csecs);
+    for (unsigned i = 0; i < l->nshared; i++) free(l->shared[i].func);
+    free(l->shared);
     free(l->name);
     free(l);
 }
