@@ -291,6 +291,63 @@ START_TEST(test_sass_struct_parameter_without_module_is_an_error)
 }
 END_TEST
 
+/* Full listings (nvdisasm -g without -c, gpu/results/h100/outside/sass_full):
+ * the constant banks' sections and bank 4's symbols */
+START_TEST(test_sass_full_listing_gives_constant_banks_and_symbols)
+{
+    char err[1024];
+    const char *full = H100 "sass_full/";
+    /* sm_80 keeps the double 0.4 in constant bank 2: B = 0.4 C */
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%sbabelstream_sm_80.sass", full);
+        coalsim_kernel *k = load(H100 "ptx/babelstream.ptx", path);
+        unsigned g[3] = {32, 1, 1}, b[3] = {1024, 1, 1};
+        ck_assert_msg(launch(k, "mul_kernel", g, b, 0, "B:256K=zero,C:256K=random:3", 2, err, NULL) == 0, "%s", err);
+        double bb[64], cc[64];
+        ck_assert_int_eq(coalsim_kernel_read(k, "B", 0, bb, sizeof bb), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "C", 0, cc, sizeof cc), 0);
+        for (int i = 0; i < 64; i++) ck_assert(bb[i] == 0.4 * cc[i]);
+        coalsim_kernel_free(k);
+    }
+    /* __constant__ data from the listing's .nv.constant3, no module: the
+     * H100's instruction count (conv_rows_count) */
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%sconvolution_sm_90.sass", full);
+        coalsim_kernel *k = load(NULL, path);
+        coalsim_analysis *an;
+        unsigned g[3] = {2, 64, 1}, b[3] = {16, 4, 1};
+        ck_assert_msg(launch(k, "convolutionRowsKernel", g, b, 0, "D:256K=zero,S:256K=random:1,256,256,256", 2, err,
+                             &an) == 0, "%s", err);
+        ck_assert_uint_eq(metric(an, "smsp__inst_executed.sum"), 85248);
+        coalsim_analysis_free(an);
+        coalsim_kernel_free(k);
+    }
+    /* bank 4: __cudart_sin_cos_coeffs is the module's table, found by name */
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%sjacobi_sm_80.sass", full);
+        unsigned g[3] = {3, 1, 1}, b[3] = {128, 1, 1};
+        const char *args = "AN:256K=zero,A:256K=zero,3.14159265,256,256";
+        coalsim_kernel *k = load(NULL, path);
+        ck_assert_int_ne(launch(k, "initialize_boundaries", g, b, 0, args, 1, err, NULL), 0);
+        ck_assert_msg(strstr(err, "__cudart_sin_cos_coeffs") && strstr(err, "--ptx"), "%s", err);
+        coalsim_kernel_free(k);
+        float want[2048], got[2048];
+        k = load(H100 "ptx/jacobi.ptx", NULL);
+        ck_assert_msg(launch(k, "initialize_boundaries", g, b, 0, args, 1, err, NULL) == 0, "%s", err);
+        ck_assert_int_eq(coalsim_kernel_read(k, "A", 0, want, sizeof want), 0);
+        coalsim_kernel_free(k);
+        k = load(H100 "ptx/jacobi.ptx", path);
+        ck_assert_msg(launch(k, "initialize_boundaries", g, b, 0, args, 1, err, NULL) == 0, "%s", err);
+        ck_assert_int_eq(coalsim_kernel_read(k, "A", 0, got, sizeof got), 0);
+        ck_assert_int_eq(memcmp(want, got, sizeof want), 0);
+        coalsim_kernel_free(k);
+    }
+}
+END_TEST
+
 Suite *make_sass_suite(void)
 {
     Suite *s = suite_create("sass");
@@ -305,6 +362,7 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_workers_do_not_change_the_counts);
     tcase_add_test(tc, test_sass_device_variable_address_is_an_error_naming_bank_4);
     tcase_add_test(tc, test_sass_struct_parameter_without_module_is_an_error);
+    tcase_add_test(tc, test_sass_full_listing_gives_constant_banks_and_symbols);
     suite_add_tcase(s, tc);
     return s;
 }

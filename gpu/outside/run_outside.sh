@@ -62,7 +62,7 @@ say "compiled $(ls "$W/build" | wc -l) of $(wc -l < "$W/jobs.txt") ptx/cubin fil
     for f in "$W"/build/*.cubin; do
         u=$(basename "$f" .cubin)
         echo "cuobjdump -sass $f > $W/sass/$u.sass"
-        echo "nvdisasm -c -g $f > $W/sass/$u.nvdisasm"
+        echo "nvdisasm -g $f > $W/sass/$u.nvdisasm"
         echo "cuobjdump -res-usage $f > $W/sass/$u.res"
     done | nice -n 19 xargs -P "$JOBS" -I{} timeout 120 bash -c '{}'
     while read -r unit file defs; do echo "$W/sm80 $unit $file cubin sm_80${defs:+ $defs}"; done < "$W/units.txt" |

@@ -49,7 +49,7 @@ say "compiled $(ls "$W/build" | wc -l) files for $(wc -l < "$W/list.txt") launch
 (
     while read -r unit file defs; do echo "$W/sm80 $unit $file cubin sm_80${defs:+ $defs}"; done < "$W/units_all.txt" |
         xargs -P 6 -L 1 bash -c 'compile "$@"' _
-    for f in "$W"/sm80/*.cubin; do nvdisasm -c -g "$f" > "${f%.cubin}.nvdisasm" 2>> "$W/sm80/errors.txt"; done
+    for f in "$W"/sm80/*.cubin; do nvdisasm -g "$f" > "${f%.cubin}.nvdisasm" 2>> "$W/sm80/errors.txt"; done
 ) > "$W/sm80_log.txt" 2>&1 &
 bg=$!
 

@@ -230,6 +230,20 @@ static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t c
     return 0;
 }
 
+/* Bank 4's symbols: the address a module variable got in the run's memory. */
+typedef struct {
+    const ptx_module *mod;
+    const ptx_program *prog;
+} symbols;
+
+static uint64_t symbol_addr(void *ctx, const char *name)
+{
+    const symbols *sy = ctx;
+    for (unsigned i = 0; i < sy->mod->nvars; i++)
+        if (sy->mod->vars[i].space == SP_GLOBAL && !strcmp(sy->mod->vars[i].name, name)) return sy->prog->var_addr[i];
+    return 0;
+}
+
 int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
                        const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
@@ -294,6 +308,9 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         memcpy(li.block, l->block, sizeof li.block);
         for (unsigned i = 0; i < k->mod->nvars; i++)
             if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
+        symbols sy = {k->mod, &prog};
+        li.symbol = symbol_addr;
+        li.symbol_ctx = &sy;
         if (k->stub) {
             /* no module: the shared variables' size is unknown, so accesses
              * are only held to the most a block may have */

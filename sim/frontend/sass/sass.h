@@ -89,6 +89,13 @@ typedef struct sass_csec {
     unsigned bank;
     unsigned char *data;
     size_t size, cap;
+    /* ".dword SYMBOL": the address of a symbol the driver fills in (bank 4:
+     * __device__ variables, runtime functions) at OFF */
+    struct {
+        size_t off;
+        char *sym;
+    } *relocs;
+    unsigned nrelocs;
 } sass_csec;
 
 typedef struct sass_listing {
@@ -165,7 +172,15 @@ typedef struct sprog {
     uint32_t param_base;       /* where parameters start in bank 0 (0x210 on sm_90) */
     uint64_t smem_reserved;    /* the system's shared bytes before the variables */
     int ext_vprintf, ext_assert;   /* the PTX declares vprintf, __assertfail (what a CALL.ABS calls) */
+    const char **b4sym;        /* bank 4, slot (8 bytes) by slot: the symbol whose address it holds, or NULL */
+    unsigned nb4sym;
 } sprog;
+
+/* Bank 4 words a listing does not resolve: 0xdead0000_OFFSET (a variable's
+ * address: using it is an error naming the slot) and 0xdeaf0000_SLOT (a
+ * runtime function, for CALL.ABS). */
+#define SASS_B4_POISON 0xdead0000u
+#define SASS_B4_FUNC 0xdeaf0000u
 
 /* Decode function FI of L for running.  0, or -1 with "FILE:LINE: why". */
 int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t cap);
@@ -250,6 +265,9 @@ typedef struct sass_launch_info {
     uint64_t smem_slack;       /* bytes more, for a layout ptxas packs otherwise */
     uint64_t dynamic_shared;
     int ext_vprintf, ext_assert;
+    /* the address of a module variable by name, or 0 (bank 4's symbols) */
+    uint64_t (*symbol)(void *ctx, const char *name);
+    void *symbol_ctx;
     unsigned threads;          /* workers */
     coalsim_progress_fn progress;
     void *progress_ctx;

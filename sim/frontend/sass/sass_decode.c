@@ -157,5 +157,6 @@ void sass_prog_free(sprog *p)
     for (unsigned i = 0; i < p->nlabels; i++) free(p->labels[i]);
     free(p->labels);
     for (int b = 0; b < 8; b++) free(p->bank[b]);
+    free(p->b4sym);
     memset(p, 0, sizeof *p);
 }

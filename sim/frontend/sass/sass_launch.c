@@ -74,7 +74,33 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     memcpy(b0 + p->param_base, li->params, li->param_bytes);
     for (uint32_t o = 0; o < BANK4_BYTES; o += 8) {
         put32(p->bank[4], o, o);
-        put32(p->bank[4], o + 4, 0xdead0000u);
+        put32(p->bank[4], o + 4, SASS_B4_POISON);
+    }
+    /* a full listing (nvdisasm without -c) names bank 4's symbols: module
+     * variables get their addresses, runtime functions a marker CALL.ABS
+     * knows, the rest stay poison with a name for the message */
+    if (!(p->b4sym = calloc(BANK4_BYTES / 8, sizeof *p->b4sym))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    p->nb4sym = BANK4_BYTES / 8;
+    for (unsigned i = 0; i < p->lst->ncsecs; i++) {
+        const sass_csec *c = &p->lst->csecs[i];
+        if (c->bank != 4) continue;
+        for (unsigned r = 0; r < c->nrelocs; r++) {
+            size_t off = c->relocs[r].off;
+            if (off % 8 || off >= BANK4_BYTES) continue;
+            const char *sym = c->relocs[r].sym;
+            p->b4sym[off / 8] = sym;
+            uint64_t a = li->symbol ? li->symbol(li->symbol_ctx, sym) : 0;
+            if (a) {
+                memcpy(p->bank[4] + off, &a, 8);
+            } else if (!strcmp(sym, "vprintf") || !strcmp(sym, "__assertfail") || !strcmp(sym, "malloc") ||
+                       !strcmp(sym, "free")) {
+                put32(p->bank[4], (uint32_t)off, (uint32_t)(off / 8));
+                put32(p->bank[4], (uint32_t)off + 4, SASS_B4_FUNC);
+            }
+        }
     }
     if (li->const_bytes) memcpy(p->bank[3], li->const_bank, li->const_bytes);
     /* sm_90 code adds the 1 KiB the system reserves (UMOV 0x400) to its

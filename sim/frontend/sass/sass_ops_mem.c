@@ -50,11 +50,19 @@ static int resolve(sctx *x, swarp *w, const sinst *in, int sp, uint64_t a, unsig
     }
     switch (sp) {
     case SP_GLOBAL: {
-        if (a >> 48 == 0xdead)
+        if (a >> 32 == SASS_B4_POISON || (a >> 48 == SASS_B4_POISON >> 16)) {
+            uint64_t slot = (a & 0xffffffffu) / 8;
+            const char *sym = slot < x->prog->nb4sym ? x->prog->b4sym[slot] : NULL;
+            if (sym)
+                return sass_fail(x, in, "the address 0x%llx is %s's (constant bank 4, c[0x4][0x%llx]), a variable the "
+                                        "module gives: add --ptx FILE.cu or FILE.ptx (lane %d)",
+                                 (unsigned long long)a, sym, (unsigned long long)(a & 0xffffffffu), l);
             return sass_fail(x, in,
                              "the address 0x%llx came from constant bank 4 (c[0x4][0x%llx]: a __device__ variable's or a "
-                             "function's address), which a SASS listing does not give; run the PTX instead (lane %d)",
+                             "function's address), which this listing does not give: list the cubin with nvdisasm "
+                             "without -c and add --ptx FILE.cu or FILE.ptx (lane %d)",
                              (unsigned long long)a, (unsigned long long)(a & 0xffffffffu), l);
+        }
         uint64_t pn = a / KMEM_PAGE;
         unsigned ti = (unsigned)(pn % KMEM_TLB);
         unsigned char *page;

@@ -163,9 +163,45 @@ HANDLER(lepc)
 }
 
 /* ---- CALL.ABS: a call into the CUDA runtime (vprintf, __assertfail) ---- */
+/* The NUL-terminated string at the generic address of lane L's R, R+1 (a
+ * message of __assertfail), into BUF; "" if it cannot be read. */
+static void string_at(sctx *x, const swarp *w, unsigned r, int l, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (r + 1 >= SASS_RZ) return;
+    uint64_t a = w->r[r][l] | (uint64_t)w->r[r + 1][l] << 32;
+    size_t n = 0;
+    for (; n + 1 < cap; n++) {
+        char c;
+        if (kmem_read(x->mem, a + n, &c, 1) != 0 || !c) break;
+        buf[n] = c;
+    }
+    buf[n] = '\0';
+}
+
 HANDLER(call_abs)
 {
     const sprog *p = x->prog;
+    int first = __builtin_ctz(m);
+    if (in->o[0].kind == SO_R && in->o[0].reg + 1u < SASS_RZ && w->r[in->o[0].reg + 1][first] == SASS_B4_FUNC) {
+        /* a runtime function bank 4 named */
+        uint32_t slot = w->r[in->o[0].reg][first];
+        const char *fn = slot < p->nb4sym ? p->b4sym[slot] : NULL;
+        if (fn && !strcmp(fn, "vprintf")) {
+            LANES_S(m, w->r[4][l] = 0);
+            return 0;
+        }
+        if (fn && !strcmp(fn, "__assertfail")) {
+            char msg[200], file[200];
+            string_at(x, w, 4, first, msg, sizeof msg);
+            string_at(x, w, 6, first, file, sizeof file);
+            return sass_fail(x, in, "a device-side assertion failed: %s, at %s:%u (lane %d, warp %u)",
+                             msg[0] ? msg : "(its message is in memory coalsim cannot read)", file[0] ? file : "?",
+                             w->r[8][first], first, w->index);
+        }
+        return sass_fail(x, in, "the kernel called the runtime's %s, which coalsim's interpreter does not run",
+                         fn ? fn : "function");
+    }
     if (p->ext_vprintf && !p->ext_assert) {
         /* printf: the interpreter prints nothing; vprintf returns 0 */
         LANES_S(m, w->r[4][l] = 0);

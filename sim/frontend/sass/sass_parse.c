@@ -475,6 +475,19 @@ static int add_data(parser *ps, const char *s, sass_csec *c, int shared)
             if (!*q || *q == '\r') break;
             char *e;
             uint64_t v = strtoull(q, &e, 0);
+            if (e == q && (isalpha((unsigned char)*q) || *q == '_' || *q == '$')) {
+                /* a symbol's address, filled in by the driver */
+                size_t k = strcspn(q, " \t,\r");
+                void *nr = realloc(c->relocs, (c->nrelocs + 1) * sizeof *c->relocs);
+                if (!nr) return fail(ps, "out of memory");
+                c->relocs = nr;
+                c->relocs[c->nrelocs].off = c->size;
+                if (!(c->relocs[c->nrelocs].sym = strndup(q, k))) return fail(ps, "out of memory");
+                c->nrelocs++;
+                if (put_bytes(c, 0, dirs[d].bytes)) return fail(ps, "out of memory");
+                q += k;
+                continue;
+            }
             if (e == q) return fail(ps, "bad %s value in '%s'", dirs[d].dir, s);
             if (put_bytes(c, v, dirs[d].bytes)) return fail(ps, "out of memory");
             q = e;
@@ -643,6 +656,8 @@ void sass_listing_free(sass_listing *l)
     for (unsigned i = 0; i < l->ncsecs; i++) {
         free(l->csecs[i].func);
         free(l->csecs[i].data);
+        for (unsigned r = 0; r < l->csecs[i].nrelocs; r++) free(l->csecs[i].relocs[r].sym);
+        free(l->csecs[i].relocs);
     }
     free(l->csecs);
     for (unsigned i = 0; i < l->nshared; i++) free(l->shared[i].func);
