@@ -618,6 +618,10 @@ int coalsim_picture_svg(FILE *out, const coalsim_arch *a, const coalsim_request 
  * request explained and drawn, then REQS[0..NREQ) drawn. */
 int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                         const coalsim_request *reqs, const coalsim_result *ress, size_t nreq);
+/* The same with what a kernel executed (E may be NULL): its source view,
+ * every instruction under its source line with its counts. */
+int coalsim_report_html_exec(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                             const coalsim_request *reqs, const coalsim_result *ress, size_t nreq, const coalsim_exec *e);
 
 /* ---- by names and plain values: for bindings and small programs --------
  *

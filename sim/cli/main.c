@@ -279,8 +279,9 @@ report:
     }
     if (cf->html && status == EXIT_OK) {
         FILE *h = fopen(cf->html, "w");
-        if (!h || coalsim_report_html(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req, ec.keep->res,
-                                      ec.keep->n) != 0 || fclose(h) != 0) {
+        if (!h || coalsim_report_html_exec(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req,
+                                           ec.keep->res, ec.keep->n, coalsim_analysis_exec(an)) != 0 ||
+            fclose(h) != 0) {
             fprintf(stderr, "coalsim: %s: cannot write the HTML report\n", cf->html);
             status = EXIT_INPUT;
         }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "report_source.h"
 
 static void html_text(FILE *out, const char *s)
 {
@@ -38,6 +39,12 @@ static void request_head(FILE *out, const coalsim_arch *a, const coalsim_request
 int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                         const coalsim_request *reqs, const coalsim_result *ress, size_t nreq)
 {
+    return coalsim_report_html_exec(out, name, a, st, reqs, ress, nreq, NULL);
+}
+
+int coalsim_report_html_exec(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                             const coalsim_request *reqs, const coalsim_result *ress, size_t nreq, const coalsim_exec *e)
+{
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>coalsim: ");
     html_text(out, name);
     fprintf(out, "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -61,7 +68,9 @@ int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, cons
                 coalsim_op_name(ac->op), coalsim_space_name(ac->space), ac->size, (unsigned long long)ac->requests, per,
                 ideal, 100 * eff);
     }
-    fprintf(out, "</table>\n<h2>Each access's fullest request</h2>\n");
+    fprintf(out, "</table>\n");
+    report_source_html(out, e, st);
+    fprintf(out, "<h2>Each access's fullest request</h2>\n");
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {
         const coalsim_access *ac = coalsim_stats_get(st, i);
         request_head(out, a, &ac->sample, &ac->sample_result);

@@ -110,3 +110,63 @@ void report_source_json(FILE *out, const coalsim_exec *e, const coalsim_stats *s
     }
     fprintf(out, "]");
 }
+
+static void html_escaped(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '<') fputs("&lt;", out);
+        else if (*s == '>') fputs("&gt;", out);
+        else if (*s == '&') fputs("&amp;", out);
+        else if (*s == '"') fputs("&quot;", out);
+        else fputc(*s, out);
+    }
+}
+
+void report_source_html(FILE *out, const coalsim_exec *e, const coalsim_stats *st)
+{
+    if (!e || !e->insts) return;
+    const coalsim_inst *v = e->insts;
+    size_t n = e->ninsts;
+    int sass = e->isa && !strcmp(e->isa, "SASS");
+    fprintf(out, "<h2>Source: every %s instruction under its source line</h2>\n<table><tr><th>%s</th>"
+                 "<th>warp instructions</th><th>thread instructions</th><th>requests</th><th>sectors</th>"
+                 "<th>wavefronts</th><th>instruction</th></tr>\n",
+            e->isa ? e->isa : "", sass ? "address" : "index");
+    unsigned char *done = calloc(n ? n : 1, 1);
+    if (!done) return;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i]) continue;
+        uint64_t ex = 0, th = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && same_line(&v[i], &v[j])) ex += v[j].executed, th += v[j].threads;
+        fprintf(out, "<tr style=\"background:#eef\"><td>");
+        if (v[i].src_line) {
+            html_escaped(out, base_name(v[i].file));
+            fprintf(out, ":%u", v[i].src_line);
+        } else {
+            fprintf(out, "(no source line)");
+        }
+        fprintf(out, "</td><td>%llu</td><td>%llu</td><td></td><td></td><td></td><td></td></tr>\n",
+                (unsigned long long)ex, (unsigned long long)th);
+        for (size_t j = i; j < n; j++) {
+            if (done[j] || !same_line(&v[i], &v[j])) continue;
+            done[j] = 1;
+            const coalsim_access *x = access_of(st, &v[j]);
+            fprintf(out, sass ? "<tr><td>%04llx</td>" : "<tr><td>%llu</td>", (unsigned long long)v[j].addr);
+            fprintf(out, "<td>%llu</td><td>%llu</td>", (unsigned long long)v[j].executed, (unsigned long long)v[j].threads);
+            if (x && coalsim_space_has_sectors(x->space))
+                fprintf(out, "<td>%llu</td><td>%llu</td><td></td>", (unsigned long long)x->requests,
+                        (unsigned long long)x->sectors);
+            else if (x)
+                fprintf(out, "<td>%llu</td><td></td><td>%llu</td>", (unsigned long long)x->requests,
+                        (unsigned long long)x->wavefronts);
+            else
+                fprintf(out, "<td></td><td></td><td></td>");
+            fprintf(out, "<td style=\"text-align:left;font-family:monospace\">");
+            html_escaped(out, v[j].text);
+            fprintf(out, "</td></tr>\n");
+        }
+    }
+    fprintf(out, "</table>\n");
+    free(done);
+}

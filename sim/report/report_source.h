@@ -13,4 +13,7 @@ void report_source_text(FILE *out, const coalsim_exec *e, const coalsim_stats *s
 /* JSON: ",\n \"source\": [...]", one object an instruction. */
 void report_source_json(FILE *out, const coalsim_exec *e, const coalsim_stats *st);
 
+/* HTML: a table, source lines as header rows (nothing without instructions). */
+void report_source_html(FILE *out, const coalsim_exec *e, const coalsim_stats *st);
+
 #endif

@@ -100,7 +100,7 @@ static int int_tok(parser *ps, uint64_t *v)
         char b[64];
         return fail(ps, CUR->line, "expected a number, found '%s'", show(CUR, b, sizeof b));
     }
-    *v = neg ? (uint64_t)-(int64_t)CUR->ival : CUR->ival;
+    *v = neg ? 0 - (uint64_t)CUR->ival : CUR->ival;
     next(ps);
     return 0;
 }
@@ -155,7 +155,7 @@ static int parse_init(parser *ps, ptx_var *v)
             if (is_punct(CUR, '-')) neg = 1, next(ps);
             uint64_t bits;
             if (CUR->kind == TK_INT) {
-                bits = neg ? (uint64_t)-(int64_t)CUR->ival : CUR->ival;
+                bits = neg ? 0 - (uint64_t)CUR->ival : CUR->ival;
                 if (v->type == PT_F32) {
                     float f = neg ? -(float)CUR->ival : (float)CUR->ival;
                     uint32_t u;
@@ -495,7 +495,7 @@ static int parse_operand(parser *ps, raw_operand *o)
         return 0;
     case TK_INT:
         o->kind = RO_IMM;
-        o->imm = neg ? (uint64_t)-(int64_t)CUR->ival : CUR->ival;
+        o->imm = neg ? 0 - (uint64_t)CUR->ival : CUR->ival;
         next(ps);
         return 0;
     case TK_F32:

@@ -84,7 +84,7 @@ static int parse_num(const char *s, uint64_t *v, int *isf, double *fv)
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         unsigned long long x = strtoull(s, &end, 16);
         if (*end && *end != ' ') return -1;
-        *v = neg ? (uint64_t)-(int64_t)x : x;
+        *v = neg ? 0 - (uint64_t)x : x;
         return 0;
     }
     if (!isdigit((unsigned char)*s)) return -1;
@@ -98,7 +98,7 @@ static int parse_num(const char *s, uint64_t *v, int *isf, double *fv)
     }
     unsigned long long x = strtoull(s, &end, 10);
     if (*end && *end != ' ') return -1;
-    *v = neg ? (uint64_t)-(int64_t)x : x;
+    *v = neg ? 0 - (uint64_t)x : x;
     return 0;
 }
 
