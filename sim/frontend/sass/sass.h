@@ -173,6 +173,7 @@ typedef struct sprog {
     uint64_t smem_reserved;    /* the system's shared bytes before the variables */
     int ext_vprintf, ext_assert;   /* the PTX declares vprintf, __assertfail (what a CALL.ABS calls) */
     const char **b4sym;        /* bank 4, slot (8 bytes) by slot: the symbol whose address it holds, or NULL */
+    unsigned nregs;            /* registers R0..R(nregs-1) cover every one the code names (a block clears only those) */
     unsigned nb4sym;
 } sprog;
 

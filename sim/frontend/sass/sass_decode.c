@@ -128,6 +128,16 @@ int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t c
             in->label_id = p->nlabels;
         }
     }
+    /* the registers the code names, with room for 64- and 128-bit runs */
+    p->nregs = 1;
+    for (uint32_t i = 0; i < p->ncode; i++)
+        for (unsigned k = 0; k < p->code[i].nops; k++) {
+            const sopnd *o = &p->code[i].o[k];
+            if ((o->kind == SO_R || o->kind == SO_MEM || o->kind == SO_CBANK) && o->reg != SASS_RZ &&
+                o->reg + 4u > p->nregs)
+                p->nregs = o->reg + 4u;
+        }
+    if (p->nregs > SASS_RZ) p->nregs = SASS_RZ;
     /* branch and call targets: addresses to indices */
     for (uint32_t i = 0; i < p->ncode; i++) {
         sinst *in = &p->code[i];

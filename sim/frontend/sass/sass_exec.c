@@ -305,7 +305,8 @@ int sass_run_block(sctx *x, uint64_t b)
     swarp *warps = x->warps;
     for (unsigned k = 0; k < nwarps; k++) {
         swarp *w = &warps[k];
-        memset(w->r, 0, sizeof w->r);
+        memset(w->r, 0, (size_t)p->nregs * sizeof w->r[0]);
+        memset(w->r[SASS_RZ], 0, sizeof w->r[SASS_RZ]);
         memset(w->ur, 0, sizeof w->ur);
         memset(w->p, 0, sizeof w->p);
         memset(w->up, 0, sizeof w->up);

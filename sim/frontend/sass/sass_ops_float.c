@@ -498,6 +498,30 @@ static int fcmp_of(const sraw *ri)
     return -1;
 }
 
+/* FFMA, FMUL, FADD without .FTZ, .SAT or a rounding mode: straight into
+ * the destination (the processor's FMA instruction when it has one) */
+#define FPLAIN(name, attr, expr)                                                                    \
+    attr static int name(sctx *x, swarp *w, const sinst *in, uint32_t m)                           \
+    {                                                                                              \
+        uint32_t ba[32], bb[32], bc[32], out[32];                                                  \
+        const uint32_t *A = fsrc(x, w, &in->o[1], ba), *B = fsrc(x, w, &in->o[2], bb);             \
+        const uint32_t *C = in->nops > 3 ? fsrc(x, w, &in->o[3], bc) : NULL;                       \
+        (void)C;                                                                                   \
+        uint32_t *O = in->o[0].kind == SO_R && in->o[0].reg != SASS_RZ ? w->r[in->o[0].reg] : out; \
+        LANES_S(m, O[l] = FB(expr));                                                               \
+        if (O == out) put(w, &in->o[0], out, m);                                                   \
+        return 0;                                                                                  \
+    }
+FPLAIN(fmul_plain, , F(A[l]) * F(B[l]))
+FPLAIN(fadd_plain, , F(A[l]) + F(B[l]))
+FPLAIN(ffma_plain, , fmaf(F(A[l]), F(B[l]), F(C[l])))
+#if defined(__x86_64__) && defined(__GNUC__)
+FPLAIN(ffma_plain_hw, __attribute__((target("fma"))), __builtin_fmaf(F(A[l]), F(B[l]), F(C[l])))
+static sop_fn best_ffma(void) { return __builtin_cpu_supports("fma") ? ffma_plain_hw : ffma_plain; }
+#else
+static sop_fn best_ffma(void) { return ffma_plain; }
+#endif
+
 static uint8_t round_of(const sraw *ri)
 {
     return sass_has_mod(ri, "RZ") ? 1 : sass_has_mod(ri, "RM") ? 2 : sass_has_mod(ri, "RP") ? 3 : 0;
@@ -512,6 +536,8 @@ DECODE(dec_farith)
     if (sass_has_mod(ri, "FTZ")) in->flags |= SF_FTZ;
     if (sass_has_mod(ri, "SAT")) in->flags |= SF_SAT;
     in->fn = farith;
+    if (!in->sub3 && !(in->flags & (SF_FTZ | SF_SAT)) && ri->nops == (in->sub == 0 ? 4u : 3u))
+        in->fn = in->sub == 0 ? best_ffma() : in->sub == 1 ? fmul_plain : fadd_plain;
     return 0;
 }
 

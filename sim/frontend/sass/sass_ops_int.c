@@ -496,12 +496,101 @@ static int cmp_of(const sraw *ri)
     return -1;
 }
 
+/* ---- the common forms without carries, as plain 32-bit arithmetic ---- */
+
+/* the destination row of IN's operand 0, or NULL (RZ, a uniform register) */
+static uint32_t *drow(swarp *w, const sinst *in)
+{
+    const sopnd *o = &in->o[0];
+    return o->kind == SO_R && o->reg != SASS_RZ ? w->r[o->reg] : NULL;
+}
+
+HANDLER(iadd3_plain)
+{
+    uint32_t ba[32], bb[32], bc[32];
+    const uint32_t *A = isrc(x, w, &in->o[1], ba), *B = isrc(x, w, &in->o[2], bb), *C = isrc(x, w, &in->o[3], bc);
+    uint32_t *D = drow(w, in);
+    if (!D) {
+        uint32_t out[32];
+        LANES_S(m, out[l] = A[l] + B[l] + C[l]);
+        put(w, &in->o[0], out, m);
+        return 0;
+    }
+    LANES_S(m, D[l] = A[l] + B[l] + C[l]);
+    return 0;
+}
+
+HANDLER(imad_plain)
+{
+    uint32_t ba[32], bb[32], bc[32];
+    const uint32_t *A = isrc(x, w, &in->o[1], ba), *B = isrc(x, w, &in->o[2], bb), *C = isrc(x, w, &in->o[3], bc);
+    uint32_t *D = drow(w, in);
+    if (!D) {
+        uint32_t out[32];
+        LANES_S(m, out[l] = A[l] * B[l] + C[l]);
+        put(w, &in->o[0], out, m);
+        return 0;
+    }
+    LANES_S(m, D[l] = A[l] * B[l] + C[l]);
+    return 0;
+}
+
+HANDLER(lea_plain)
+{
+    uint32_t ba[32], bb[32], bs[32];
+    const uint32_t *A = isrc(x, w, &in->o[1], ba), *B = isrc(x, w, &in->o[2], bb), *S = SRC(3, bs);
+    uint32_t *D = drow(w, in);
+    uint32_t out[32], *O = D ? D : out;
+    LANES_S(m, O[l] = (A[l] << (S[l] & 31)) + B[l]);
+    if (!D) put(w, &in->o[0], out, m);
+    return 0;
+}
+
+/* IMAD.WIDE[.U32] d, a, b, c: the pair d, d+1 = a * b + the pair c, c+1 */
+HANDLER(imad_wide_plain)
+{
+    uint32_t ba[32], bb[32], bc[32], bch[32];
+    const uint32_t *A = isrc(x, w, &in->o[1], ba), *B = isrc(x, w, &in->o[2], bb), *C = SRC(3, bc);
+    sopnd hi = in->o[3];
+    if (hi.kind == SO_R && hi.reg != SASS_RZ) hi.reg++;
+    else if (hi.kind == SO_UR && hi.reg != SASS_URZ) hi.reg++;
+    else if (hi.kind == SO_CBANK) hi.off += 4;
+    else if (hi.kind == SO_IMM) hi.imm = 0;
+    const uint32_t *CH = sass_src(x, w, &hi, bch);
+    const sopnd *d = &in->o[0];
+    uint32_t lo[32], hw[32];
+    uint32_t *DL = lo, *DH = hw;
+    int direct = d->kind == SO_R && d->reg != SASS_RZ && d->reg + 1u < SASS_RZ && !in->o[3].neg;
+    if (direct) DL = w->r[d->reg], DH = w->r[d->reg + 1];
+    if (in->flags & SF_SIGNED)
+        LANES_S(m, {
+            uint64_t v = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + ((uint64_t)CH[l] << 32 | C[l]);
+            DL[l] = (uint32_t)v, DH[l] = (uint32_t)(v >> 32);
+        });
+    else
+        LANES_S(m, {
+            uint64_t v = (uint64_t)A[l] * B[l] + ((uint64_t)CH[l] << 32 | C[l]);
+            DL[l] = (uint32_t)v, DH[l] = (uint32_t)(v >> 32);
+        });
+    if (!direct) return imad(x, w, in, m);     /* a rarer form (a UR pair, a negated addend): the general one */
+    return 0;
+}
+
+/* no predicate among operands 1..: no carry in or out */
+static int no_preds(const sraw *ri)
+{
+    for (unsigned k = 1; k < ri->nops; k++)
+        if (ri->ops[k].kind == SO_P || ri->ops[k].kind == SO_UP) return 0;
+    return 1;
+}
+
 DECODE(dec_iadd3)
 {
     (void)p, (void)err, (void)cap;
     in->kind = SK_OP;
     if (sass_has_mod(ri, "X")) in->flags |= SF_X;
     in->fn = iadd3;
+    if (!(in->flags & SF_X) && no_preds(ri) && ri->nops == 4) in->fn = iadd3_plain;
     return 0;
 }
 
@@ -513,6 +602,8 @@ DECODE(dec_imad)
     if (!sass_has_mod(ri, "U32")) in->flags |= SF_SIGNED;
     if (sass_has_mod(ri, "X")) in->flags |= SF_X;
     in->fn = imad;
+    if (in->sub == MAD_LO && !(in->flags & SF_X) && no_preds(ri) && ri->nops == 4) in->fn = imad_plain;
+    if (in->sub == MAD_WIDE && !(in->flags & SF_X) && no_preds(ri) && ri->nops == 4) in->fn = imad_wide_plain;
     return 0;
 }
 
@@ -524,6 +615,7 @@ DECODE(dec_lea)
     if (sass_has_mod(ri, "X")) in->flags |= SF_X;
     in->sub2 = (uint8_t)sass_has_mod(ri, "SX32");
     in->fn = lea;
+    if (!(in->flags & (SF_HI | SF_X)) && no_preds(ri) && ri->nops == 4) in->fn = lea_plain;
     return 0;
 }
 

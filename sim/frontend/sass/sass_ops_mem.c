@@ -147,6 +147,61 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
 {
     coalsim_request r;
     int sp = in->sub, first = -1, mixed = 0;
+    if (sp == SP_GLOBAL) {
+        /* the common case: lanes in the page of the lane before, or in the
+         * worker's page cache; anything else through resolve() */
+        uint64_t lo = 1, hi = 0;
+        unsigned char *page = NULL;
+        /* [R.64 + UR + off]: the base once, the register pair a lane */
+        uint64_t base = (uint64_t)ao->off;
+        if (ao->ureg != SASS_URZ) {
+            base += w->ur[ao->ureg];
+            if (ao->wide && ao->reg == SASS_RZ) base += (uint64_t)w->ur[ao->ureg + 1] << 32;
+        }
+        const uint32_t *R0 = ao->reg != SASS_RZ ? w->r[ao->reg] : NULL;
+        const uint32_t *R1 = R0 && ao->wide ? w->r[ao->reg + 1] : NULL;
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint64_t a = base;
+            if (R0) {
+                uint64_t v = R1 ? ((uint64_t)R1[l] << 32 | R0[l]) : R0[l];
+                a += ao->scale ? v * ao->scale : v;
+            }
+            r.addr[l] = a;
+            spc[l] = COALSIM_GLOBAL;
+            if (a >= lo && a + size <= hi && !(a & (size - 1))) {
+                p[l] = page + a % KMEM_PAGE;
+                continue;
+            }
+            uint64_t pn = a / KMEM_PAGE;
+            unsigned ti = (unsigned)(pn % KMEM_TLB);
+            if (x->tlb.tag[ti] == pn + 1 && a >= x->tlb.lo[ti] && a + size <= x->tlb.hi[ti] && !(a & (size - 1))) {
+                page = x->tlb.page[ti], lo = x->tlb.lo[ti], hi = x->tlb.hi[ti];
+                if (lo < pn * KMEM_PAGE) lo = pn * KMEM_PAGE;
+                if (hi > pn * KMEM_PAGE + KMEM_PAGE) hi = pn * KMEM_PAGE + KMEM_PAGE;
+                p[l] = page + a % KMEM_PAGE;
+                continue;
+            }
+            place pl = {0};
+            if (resolve(x, w, in, sp, a, size, l, &pl) != 0) return -1;
+            p[l] = pl.p;
+            lo = 1, hi = 0;
+        }
+        r.op = op;
+        r.size = size;
+        r.block = x->block_id;
+        r.warp = w->index;
+        r.label = in->label;
+        r.label_id = in->label_id;
+        r.line = in->line;
+        r.space = COALSIM_GLOBAL;
+        r.active = m;
+        if (x->sink.put(x->sink.ctx, &r) != 0) {
+            snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
+            return -1;
+        }
+        return 0;
+    }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         place pl = {0};
