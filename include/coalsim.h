@@ -559,6 +559,16 @@ uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name);
 size_t coalsim_kernel_buffer_count(const coalsim_kernel *k);
 const char *coalsim_kernel_buffer(const coalsim_kernel *k, size_t i, uint64_t *size);
 
+/* What kind of kernel file PATH is, by its name (and an ELF header): */
+typedef enum {
+    COALSIM_KERNEL_NONE,      /* not a kernel file (a trace) */
+    COALSIM_KERNEL_CU,        /* .cu: compiled to PTX */
+    COALSIM_KERNEL_PTX,       /* .ptx */
+    COALSIM_KERNEL_LISTING,   /* .sass, .nvdisasm: a SASS listing */
+    COALSIM_KERNEL_BINARY     /* .cubin, .fatbin, any ELF file: disassembled */
+} coalsim_kernel_kind;
+coalsim_kernel_kind coalsim_kernel_kind_of(const char *path);
+
 /* How to compile a .cu file to PTX (compile.c). */
 typedef struct coalsim_compile {
     const char *arch;                  /* "sm_90" (default) */
@@ -581,6 +591,20 @@ char *coalsim_disassemble(const char *path, size_t *len, char *err, size_t cap);
  * disassembled: the SASS listing.  NULL with why in ERR. */
 char *coalsim_compile_sass(const char *ptx, size_t ptxlen, const char *name, const char *arch, size_t *len, char *err,
                            size_t cap);
+
+/* Where a kernel file's other half comes from (coalsim_kernel_open). */
+typedef struct coalsim_kernel_source {
+    const char *module;        /* a listing's or binary's module (.cu or .ptx), or NULL */
+    int sass;                  /* a .cu or .ptx: run its SASS (ptxas, then a disassembler) */
+    coalsim_compile compile;   /* how to compile a .cu (the module too) */
+} coalsim_kernel_source;
+
+/* Open the kernel file PATH of any kind (open.c): compiled, read or
+ * disassembled as its kind says, with SRC's module and SASS choice (SRC may
+ * be NULL).  NULL with why in ERR. */
+coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_source *src, char *err, size_t cap);
+/* "X[,Y[,Z]]" (or "XxY") into D, missing ones 1.  0, or -1. */
+int coalsim_parse_dims(const char *s, unsigned d[3]);
 
 /* ---- Nsight Compute's metrics, predicted (metrics.c) --------------------- */
 
@@ -645,6 +669,17 @@ int coalsim_analysis_read_file(coalsim_analysis *an, const char *path, unsigned 
 int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char *space, unsigned size, uint64_t block,
                                uint64_t warp, uint32_t active, const uint64_t *addr, const char *label, char *err,
                                size_t cap);
+/* Run the kernel file PATH (any kind coalsim_kernel_open takes; MODULE the
+ * .cu/.ptx of a listing or NULL, SASS 1 to run a .cu/.ptx's SASS) into AN:
+ * KERNEL its name (NULL: the only one), GRID and BLOCK "X[,Y[,Z]]", ARGS
+ * as --args, THREADS workers (0: every core).  0, or -1 with why in err.
+ * (open.c) */
+int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
+                                const char *block, const char *args, uint64_t dynamic_shared, const char *module,
+                                int sass, unsigned threads, char *err, size_t cap);
+/* The configuration AN was made from (its hierarchy, callback), as a
+ * front end that runs blocks on threads needs it (coalsim_kernel_run). */
+void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *cfg);
 /* The report coalsim_analysis_report writes (after coalsim_analysis_finish),
  * as a string to free with coalsim_free; NULL if memory runs out.
  * (report_string.c) */

@@ -11,6 +11,9 @@ result is the dict of coalsim's JSON report (``coalsim --json``): ``arch``,
     r = coalsim.analyse_request("ld", "global", 4, [0x1000 + 4 * i for i in range(32)])
     r["accesses"][0]["sectors"]                          # 4
 
+    k = coalsim.analyse_kernel("saxpy.cu", grid=256, block=256, args="65536,2.0,X:256K,Y:256K")
+    k["metrics"]["smsp__inst_executed.sum"]
+
 Bad input raises coalsim.Error with coalsim's message ("FILE:LINE: what is
 wrong"); nothing is printed.  The library is looked for in $COALSIM_LIB,
 next to this module, in the build folder of the source tree this module
@@ -23,7 +26,7 @@ import json
 import operator
 import os
 
-__all__ = ["Error", "Analysis", "analyse_file", "analyse_request", "archs", "load"]
+__all__ = ["Error", "Analysis", "analyse_file", "analyse_kernel", "analyse_request", "archs", "load"]
 
 _ERRLEN = 1024
 _lib = None
@@ -92,6 +95,9 @@ def _declare(lib):
     lib.coalsim_analysis_report_string.restype = P      # a pointer to free, not a bytes copy
     lib.coalsim_free.argtypes = [P]
     lib.coalsim_free.restype = None
+    lib.coalsim_analysis_run_kernel.argtypes = [P, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
+                                                c.c_uint64, c.c_char_p, c.c_int, c.c_uint, c.c_char_p, c.c_size_t]
+    lib.coalsim_analysis_run_kernel.restype = c.c_int
     lib.coalsim_arch_names.argtypes = []
     lib.coalsim_arch_names.restype = c.POINTER(c.c_char_p)
 
@@ -187,6 +193,32 @@ class Analysis:
             raise Error(_text(err.value))
         return self
 
+    def add_kernel(self, path, grid, block, args="", kernel=None, dynamic_shared=0, module=None, sass=False,
+                   threads=0):
+        """Run a kernel into this analysis, no GPU needed: PATH is a .cu
+        (compiled with nvcc or clang), a .ptx, a SASS listing (.sass) or a
+        cubin; GRID and BLOCK are "X[,Y[,Z]]" strings or sequences of ints;
+        (an int is X alone); ARGS is coalsim's --args list (numbers, NAME[:SIZE][=FILL] buffers);
+        KERNEL names one kernel of several; MODULE is the .cu/.ptx a listing
+        came from; SASS runs a .cu/.ptx's SASS (needs the CUDA toolkit).
+        Raises Error with coalsim's message (the PTX or listing line, the
+        block and lane of a bad access)."""
+        def dims(d):
+            if isinstance(d, str):
+                return d
+            try:
+                return str(operator.index(d))          # one int: X
+            except TypeError:
+                return ",".join(str(int(v)) for v in _list(d))
+        err = ctypes.create_string_buffer(4 * _ERRLEN)
+        rc = self._lib.coalsim_analysis_run_kernel(
+            self._handle(), os.fsencode(path), str(kernel).encode() if kernel else None, dims(grid).encode(),
+            dims(block).encode(), str(args).encode(), int(dynamic_shared),
+            os.fsencode(module) if module else None, 1 if sass else 0, int(threads), err, 4 * _ERRLEN)
+        if rc:
+            raise Error(_text(err.value))
+        return self
+
     def report(self, name="python"):
         """The report as coalsim --json gives it (a dict), NAME as its trace."""
         an = self._handle()
@@ -219,6 +251,13 @@ def analyse_file(path, arch="hopper", warp_size=32, hier=False):
     """The report of the trace file PATH (any form coalsim reads) as a dict."""
     with Analysis(arch, warp_size, hier) as an:
         return an.add_file(path).report(os.fsdecode(path))
+
+
+def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=False, **kw):
+    """The report of one kernel launch (see Analysis.add_kernel) as a dict:
+    its accesses, and report["metrics"] with Nsight Compute's names."""
+    with Analysis(arch, 32, hier) as an:
+        return an.add_kernel(path, grid, block, args, kernel, **kw).report(os.fsdecode(path))
 
 
 def analyse_request(op, space, size, addresses, arch="hopper", active=None, label="request", warp_size=32):

@@ -148,6 +148,40 @@ class Analyses(unittest.TestCase):
         self.assertIn("kepler32", coalsim.archs())
 
 
+class Kernels(unittest.TestCase):
+    SAXPY = dict(grid=4, block=64, args="256,2.0,X:1K=random:1,Y:1K=random:2", kernel="saxpy")
+
+    def test_a_ptx_kernel_runs_and_names_its_metrics_as_ncu(self):
+        r = coalsim.analyse_kernel(path("gpu", "results", "h100", "outside", "ptx", "saxpy.ptx"), **self.SAXPY)
+        self.assertEqual(r["instructions"], "PTX")
+        # 8 warps, 2 loads each, 4 sectors a load
+        self.assertEqual(r["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 8 * 2 * 4)
+
+    def test_a_sass_listing_with_its_module_counts_as_the_gpu_issues(self):
+        r = coalsim.analyse_kernel(path("gpu", "results", "h100", "outside", "sass", "saxpy.nvdisasm"),
+                                   module=path("gpu", "results", "h100", "outside", "ptx", "saxpy.ptx"), **self.SAXPY)
+        self.assertEqual(r["instructions"], "SASS")
+        self.assertEqual(r["metrics"]["smsp__inst_executed.sum"], 8 * 19)
+
+    def test_dims_take_sequences_and_the_analysis_adds_launches(self):
+        with coalsim.Analysis() as an:
+            ptx = path("gpu", "results", "h100", "outside", "ptx", "saxpy.ptx")
+            an.add_kernel(ptx, [4, 1, 1], (64,), "256,2.0,X:1K,Y:1K", "saxpy")
+            an.add_kernel(ptx, "4", "64", "256,2.0,X:1K,Y:1K", "saxpy")
+            r = an.report()
+        self.assertEqual(r["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"], 2 * 8)
+
+    def test_kernel_errors_raise_with_the_line(self):
+        with self.assertRaisesRegex(coalsim.Error, "misaligned"):
+            coalsim.analyse_kernel(path("tests", "cli", "sass_hand.sass"), grid=1, block=32, args="P:128,5",
+                                   kernel="hand")
+        with self.assertRaisesRegex(coalsim.Error, "grid"):
+            coalsim.analyse_kernel(path("tests", "kernels", "semantics.ptx"), grid="0", block=32, args="out:1K",
+                                   kernel="diverge")
+        with self.assertRaisesRegex(coalsim.Error, "not a kernel file"):
+            coalsim.analyse_kernel(path("traces", "add.trace"), grid=1, block=32)
+
+
 class Library(unittest.TestCase):
     def test_a_missing_library_is_an_error_not_a_crash(self):
         with self.assertRaisesRegex(coalsim.Error, "cannot load libcoalsim.so"):

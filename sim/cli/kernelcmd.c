@@ -8,49 +8,11 @@
 
 #include "kernelcmd.h"
 
-static int ends_with(const char *s, const char *tail)
-{
-    size_t a = strlen(s), b = strlen(tail);
-    return a >= b && !strcmp(s + a - b, tail);
-}
-
-static int is_elf(const char *path)
-{
-    unsigned char m[4] = {0};
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return 0;
-    size_t n = fread(m, 1, 4, fp);
-    fclose(fp);
-    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
-}
-
-int kernel_kind(const char *path)
-{
-    if (ends_with(path, ".cu")) return KK_CU;
-    if (ends_with(path, ".ptx")) return KK_PTX;
-    if (ends_with(path, ".sass") || ends_with(path, ".nvdisasm")) return KK_LISTING;
-    if (ends_with(path, ".cubin") || ends_with(path, ".fatbin") || (strcmp(path, "-") && is_elf(path))) return KK_BINARY;
-    return KK_NONE;
-}
+int kernel_kind(const char *path) { return (int)coalsim_kernel_kind_of(path); }
 
 int kernel_path(const char *path) { return kernel_kind(path) != KK_NONE; }
 
-int kernel_dims(const char *s, unsigned d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        if (*s < '0' || *s > '9') return -1;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (errno || v == 0 || v > 0xffffffffu) return -1;
-        d[k] = (unsigned)v;
-        if (!*end) return 0;
-        if (*end != ',' && *end != 'x') return -1;
-        s = end + 1;
-    }
-    return -1;
-}
+int kernel_dims(const char *s, unsigned d[3]) { return coalsim_parse_dims(s, d); }
 
 static const struct {
     const char *preset, *sm;
@@ -101,31 +63,6 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
     p->shown = 1;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    for (size_t got; b && (got = fread(b + n, 1, cap - n, fp)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, (cap *= 2) + 1);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!b || bad) {
-        free(b);
-        return NULL;
-    }
-    b[n] = '\0';
-    *len = n;
-    return b;
-}
-
 /* Write every sized buffer of K's last run into DIR/NAME.bin. */
 static int dump_buffers(coalsim_kernel *k, const char *dir)
 {
@@ -154,71 +91,18 @@ static int dump_buffers(coalsim_kernel *k, const char *dir)
     return 0;
 }
 
-/* The PTX of a .cu (compiled) or .ptx (read) file; NULL after printing why. */
-static char *module_ptx(const char *path, const kernel_opts *ko, size_t *len)
-{
-    char err[20000];
-    char *text;
-    if (ends_with(path, ".cu")) {
-        coalsim_compile c = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes, .compiler = ko->compiler};
-        text = coalsim_compile_cu(path, &c, len, err, sizeof err);
-        if (!text) fprintf(stderr, "coalsim: %s\n", err);
-        return text;
-    }
-    if (!ends_with(path, ".ptx")) {
-        fprintf(stderr, "coalsim: %s: --ptx takes the module as a .cu or .ptx file\n", path);
-        return NULL;
-    }
-    text = read_file(path, len);
-    if (!text) fprintf(stderr, "coalsim: %s: cannot read: %s\n", path, strerror(errno));
-    return text;
-}
-
-/* The kernel of PATH: a .cu or .ptx module (its SASS with --sass), or a SASS
- * listing or a binary (with --ptx, its module).  NULL after printing why. */
-static coalsim_kernel *load_kernel(const char *path, const kernel_opts *ko)
-{
-    char err[20000];
-    size_t len = 0, slen = 0;
-    int kind = kernel_kind(path);
-    coalsim_kernel *k = NULL;
-    char *ptx = NULL, *sass = NULL;
-    const char *module = kind == KK_CU || kind == KK_PTX ? path : ko->ptx;
-    if (module && !(ptx = module_ptx(module, ko, &len))) return NULL;
-    if (kind == KK_LISTING) {
-        if (!(sass = read_file(path, &slen))) {
-            fprintf(stderr, "coalsim: %s: cannot read: %s\n", path, strerror(errno));
-            goto done;
-        }
-    } else if (kind == KK_BINARY) {
-        if (!(sass = coalsim_disassemble(path, &slen, err, sizeof err))) goto fail;
-    } else if (ko->sass) {
-        if (!(sass = coalsim_compile_sass(ptx, len, path, ko->sm ? ko->sm : "sm_90", &slen, err, sizeof err)))
-            goto fail;
-    }
-    if (ptx) {
-        if (!(k = coalsim_kernel_load_ptx(ptx, len, module, err, sizeof err))) goto fail;
-        if (sass && coalsim_kernel_use_sass(k, sass, slen, path, err, sizeof err) != 0) goto fail;
-    } else if (!(k = coalsim_kernel_load_sass(sass, slen, path, err, sizeof err))) {
-        goto fail;
-    }
-    goto done;
-fail:
-    fprintf(stderr, "coalsim: %s\n", err);
-    coalsim_kernel_free(k);
-    k = NULL;
-done:
-    free(ptx);
-    free(sass);
-    return k;
-}
-
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads)
 {
     char err[20000];
-    coalsim_kernel *k = load_kernel(path, ko);
-    if (!k) return -1;
+    coalsim_kernel_source src = {.module = ko->ptx, .sass = ko->sass,
+                                 .compile = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes,
+                                             .compiler = ko->compiler}};
+    coalsim_kernel *k = coalsim_kernel_open(path, &src, err, sizeof err);
+    if (!k) {
+        fprintf(stderr, "coalsim: %s\n", err);
+        return -1;
+    }
     progress pg = {.name = path};
     clock_gettime(CLOCK_MONOTONIC, &pg.start);
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,

@@ -20,7 +20,13 @@ typedef struct kernel_opts {
     const char *ptx;               /* --ptx FILE: the module (.cu or .ptx) of a listing or binary */
 } kernel_opts;
 
-enum { KK_NONE, KK_CU, KK_PTX, KK_LISTING, KK_BINARY };
+enum {
+    KK_NONE = COALSIM_KERNEL_NONE,
+    KK_CU = COALSIM_KERNEL_CU,
+    KK_PTX = COALSIM_KERNEL_PTX,
+    KK_LISTING = COALSIM_KERNEL_LISTING,
+    KK_BINARY = COALSIM_KERNEL_BINARY
+};
 /* What kind of kernel file PATH is: .cu, .ptx, a SASS listing (.sass, .nvdisasm), a
  * binary (.cubin, .fatbin, or any ELF file), or none (a trace). */
 int kernel_kind(const char *path);

@@ -183,3 +183,13 @@ int coalsim_analysis_report(FILE *out, coalsim_format fmt, const char *name, con
     };
     return coalsim_report_ext(out, fmt, name, &an->arch, an->st, &ex);
 }
+
+void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->arch = an->arch;
+    cfg->hier = an->hier ? &an->hcfg : NULL;
+    cfg->each = an->each;
+    cfg->each_ctx = an->each_ctx;
+    cfg->source = an->source;
+}

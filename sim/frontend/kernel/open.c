@@ -1,0 +1,162 @@
+/* A kernel from a file of any kind: a .cu (compiled to PTX), a .ptx, a SASS
+ * listing (.sass, .nvdisasm) or a binary (.cubin, .fatbin, any ELF file,
+ * disassembled), with the module a listing came from when one is given and
+ * the SASS of a .cu/.ptx when asked; and a launch by names and plain values
+ * for bindings (python/coalsim). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coalsim.h"
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && !strcmp(s + a - b, tail);
+}
+
+static int is_elf(const char *path)
+{
+    unsigned char m[4] = {0};
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(m, 1, 4, fp);
+    fclose(fp);
+    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+coalsim_kernel_kind coalsim_kernel_kind_of(const char *path)
+{
+    if (!path || !strcmp(path, "-")) return COALSIM_KERNEL_NONE;
+    if (ends_with(path, ".cu")) return COALSIM_KERNEL_CU;
+    if (ends_with(path, ".ptx")) return COALSIM_KERNEL_PTX;
+    if (ends_with(path, ".sass") || ends_with(path, ".nvdisasm")) return COALSIM_KERNEL_LISTING;
+    if (ends_with(path, ".cubin") || ends_with(path, ".fatbin") || is_elf(path)) return COALSIM_KERNEL_BINARY;
+    return COALSIM_KERNEL_NONE;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    for (size_t got; b && (got = fread(b + n, 1, cap - n, fp)) > 0;) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(b, (cap *= 2) + 1);
+            if (!nb) free(b);
+            b = nb;
+        }
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!b || bad) {
+        free(b);
+        return NULL;
+    }
+    b[n] = '\0';
+    *len = n;
+    return b;
+}
+
+/* The PTX of the module PATH (.cu compiled, .ptx read). */
+static char *module_ptx(const char *path, const coalsim_kernel_source *src, size_t *len, char *err, size_t cap)
+{
+    coalsim_kernel_kind k = coalsim_kernel_kind_of(path);
+    if (k == COALSIM_KERNEL_CU) return coalsim_compile_cu(path, src ? &src->compile : NULL, len, err, cap);
+    if (k != COALSIM_KERNEL_PTX) {
+        snprintf(err, cap, "%s: a module is a .cu or .ptx file", path);
+        return NULL;
+    }
+    char *t = read_all(path, len);
+    if (!t) snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
+    return t;
+}
+
+coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_source *src, char *err, size_t cap)
+{
+    coalsim_kernel_kind kind = coalsim_kernel_kind_of(path);
+    if (kind == COALSIM_KERNEL_NONE) {
+        snprintf(err, cap, "%s: not a kernel file (.cu, .ptx, .sass, .nvdisasm, .cubin, .fatbin or ELF)", path);
+        return NULL;
+    }
+    int sass = src && src->sass;
+    const char *module = kind == COALSIM_KERNEL_CU || kind == COALSIM_KERNEL_PTX ? path : src ? src->module : NULL;
+    if (sass && module == (src ? src->module : NULL)) {
+        snprintf(err, cap, "%s: is SASS already (asking for its SASS goes with a .cu or .ptx file)", path);
+        return NULL;
+    }
+    size_t len = 0, slen = 0;
+    char *ptx = NULL, *text = NULL;
+    coalsim_kernel *k = NULL;
+    if (module && !(ptx = module_ptx(module, src, &len, err, cap))) return NULL;
+    if (kind == COALSIM_KERNEL_LISTING) {
+        if (!(text = read_all(path, &slen))) {
+            snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
+            goto fail;
+        }
+    } else if (kind == COALSIM_KERNEL_BINARY) {
+        if (!(text = coalsim_disassemble(path, &slen, err, cap))) goto fail;
+    } else if (sass) {
+        const char *arch = src->compile.arch ? src->compile.arch : "sm_90";
+        if (!(text = coalsim_compile_sass(ptx, len, path, arch, &slen, err, cap))) goto fail;
+    }
+    if (ptx) {
+        if (!(k = coalsim_kernel_load_ptx(ptx, len, module, err, cap))) goto fail;
+        if (text && coalsim_kernel_use_sass(k, text, slen, path, err, cap) != 0) goto fail;
+    } else if (!(k = coalsim_kernel_load_sass(text, slen, path, err, cap))) {
+        goto fail;
+    }
+    free(ptx);
+    free(text);
+    return k;
+fail:
+    coalsim_kernel_free(k);
+    free(ptx);
+    free(text);
+    return NULL;
+}
+
+int coalsim_parse_dims(const char *s, unsigned d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    if (!s) return -1;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        if (*s < '0' || *s > '9') return -1;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || v == 0 || v > 0xffffffffu) return -1;
+        d[k] = (unsigned)v;
+        if (!*end) return 0;
+        if (*end != ',' && *end != 'x') return -1;
+        s = end + 1;
+    }
+    return -1;
+}
+
+int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
+                                const char *block, const char *args, uint64_t dynamic_shared, const char *module,
+                                int sass, unsigned threads, char *err, size_t cap)
+{
+    coalsim_launch l = {.kernel = kernel && *kernel ? kernel : NULL, .dynamic_shared = dynamic_shared,
+                        .args = args, .threads = threads};
+    if (coalsim_parse_dims(grid, l.grid) != 0) {
+        snprintf(err, cap, "grid '%.40s': X[,Y[,Z]], each at least 1", grid ? grid : "(null)");
+        return -1;
+    }
+    if (coalsim_parse_dims(block, l.block) != 0) {
+        snprintf(err, cap, "block '%.40s': X[,Y[,Z]], each at least 1", block ? block : "(null)");
+        return -1;
+    }
+    coalsim_kernel_source src = {.module = module && *module ? module : NULL, .sass = sass};
+    coalsim_kernel *k = coalsim_kernel_open(path, &src, err, cap);
+    if (!k) return -1;
+    coalsim_analysis_cfg cfg;
+    coalsim_analysis_cfg_of(an, &cfg);
+    int rc = coalsim_kernel_run(k, &l, an, &cfg, err, cap);
+    coalsim_kernel_free(k);
+    return rc;
+}
