@@ -62,7 +62,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 VERSION := $(shell sed -n 's/^.define COALSIM_VERSION "\(.*\)"/\1/p' include/coalsim.h)
 SONAME = libcoalsim.so.$(firstword $(subst ., ,$(VERSION)))
 
-.PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck fuzz bench examples deps clean \
+.PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck clangcheck fuzz bench examples deps clean \
         install uninstall probes gpu identity kernel-ptx
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a $(BUILD)/libcoalsim.so
 
@@ -194,9 +194,15 @@ htmlcheck: $(BUILD)/coalsim
 # Every test: unit suites, golden CLI tests, hardware replay, the HTML report
 # in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden outputcheck pycheck installcheck hwcheck identity htmlcheck
+	$(MAKE) unit golden outputcheck pycheck installcheck hwcheck identity htmlcheck clangcheck
 	$(MAKE) SANITIZER=address unit golden outputcheck
 	$(MAKE) fuzz
+
+# The code builds with clang as well as GCC, warnings as errors (their
+# warnings differ; tests/install-deps.sh installs clang for the fuzzer).
+clangcheck:
+	@if command -v clang > /dev/null 2>&1; then $(MAKE) CC=clang BUILD=build-clang build-clang/coalsim && \
+	    echo "clangcheck: build-clang/coalsim built"; else echo "clangcheck: no clang, skipped"; fi
 
 # Speed: a generated mixed trace, coalsim timed next to wc -l (bench/bench.sh).
 bench: $(BUILD)/coalsim
@@ -245,6 +251,6 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clang
 
 -include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
