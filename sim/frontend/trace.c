@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "popcount.h"
 
 #define MAXLINE 4096
 #define BUFSZ (256 * 1024)      /* at least 2 * MAXLINE: a refill always has room */
@@ -555,7 +556,7 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         rd->prev_block = r->block;
         rd->prev_warp = r->warp;
         rd->nreq++;
-        rd->records += (uint64_t)__builtin_popcount(r->active);
+        rd->records += (uint64_t)popcount32(r->active);
         r->line = (unsigned long)rd->nreq;
         rd->pos = (size_t)(p - (const unsigned char *)rd->buf);
         return 1;

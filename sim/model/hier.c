@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "popcount.h"
 
 typedef struct {
     uint64_t tag;           /* line address / line size, +1 (0 = empty) */
@@ -93,7 +94,7 @@ static void l2_access(coalsim_hier *h, uint64_t sector, int store, coalsim_hier_
     c->l2_sectors++;
     if (!w) {
         w = allocate(&h->l2, line, &victim);
-        if (victim.tag) c->dram_write += 32u * (unsigned)__builtin_popcount(victim.dirty);
+        if (victim.tag) c->dram_write += 32u * (unsigned)popcount32(victim.dirty);
     }
     w->lru = ++h->tick;
     if (store) {
@@ -153,7 +154,7 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h)
 {
     uint64_t d = 0;
-    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * (unsigned)__builtin_popcount(h->l2.w[i].dirty);
+    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * (unsigned)popcount32(h->l2.w[i].dirty);
     return d;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "popcount.h"
 #include "smem_grid.h"
 #include "uniq.h"
 
@@ -94,7 +95,7 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     unsigned group = fermi16 ? 2 * step : step;
     *out = (coalsim_result){0};
 
-    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->active_threads = (unsigned)popcount32(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     for (unsigned lo = 0; lo < a->warp_size; lo += group) {
         unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;
