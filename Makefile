@@ -26,15 +26,16 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c sketch.c grid.c)
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c textwrite.c sketch_lex.c sketch_expr.c sketch_parse.c \
+               sketch_code.c sketch_run.c sketch.c grid.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c progress.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c \
-           tests/check_alloc.c
+           tests/check_sketch_oracle.c tests/sketch_oracle.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -93,10 +94,11 @@ build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
 	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC) -lm
-build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c $(LIB_SRC) include/coalsim.h
+build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c tests/sketch_oracle.c tests/sketch_compare.h $(LIB_SRC) \
+                        $(wildcard sim/*.h sim/*/*.h) include/coalsim.h
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
-	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC) -lm
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim -Itests \
+	    -o $@ tests/fuzz/fuzz_sketch.c tests/sketch_oracle.c $(LIB_SRC) -lm -lpthread
 # FUZZ_SECONDS on traces, then a third of it on sketches
 fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
 	@rm -rf build-fuzz/corpus build-fuzz/sketch-corpus && mkdir -p build-fuzz/corpus build-fuzz/sketch-corpus

@@ -39,7 +39,7 @@ static const struct option_def {
     {O_JSON, "--json", NULL, "one JSON object per trace on stdout"},
     {O_CSV, "--csv", NULL, "CSV, one row per access"},
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
-    {O_THREADS, "--threads", "N", "threads for a large text file (default: all cores from 32 MiB)"},
+    {O_THREADS, "--threads", "N", "threads for a sketch or a large text file (default: all cores; text from 32 MiB)"},
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
@@ -120,15 +120,24 @@ typedef struct {
     size_t n;
 } kept;
 
-/* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
+static int is_sketch(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 7 && !strcmp(path + n - 7, ".sketch");
+}
+
+/* Threads for PATH: --threads, else every core for a sketch (its blocks run
+ * apart; the requests reach the analysis in order where that matters) and
+ * for a text file of 32 MiB or more. */
 static unsigned threads_for(const config *cf, const char *path)
 {
-    if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
-    size_t n = strlen(path);
-    if (n >= 7 && !strcmp(path + n - 7, ".sketch")) return 1;   /* a sketch is run, not split */
-    if (cf->threads) return (unsigned)cf->threads;
     struct stat sb;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    if (is_sketch(path) && cf->threads) return (unsigned)cf->threads;
+    if (!is_sketch(path)) {
+        if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
+        if (cf->threads) return (unsigned)cf->threads;
+        if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
 }
@@ -169,7 +178,7 @@ static int each_request(void *ctx, const coalsim_request *r, const coalsim_resul
 static int run(const config *cf, const char *path, FILE *out)
 {
     coalsim_analysis *pan = NULL;
-    int prc = parallel_analyse(path, &cf->arch, threads_for(cf, path), &pan);
+    int prc = is_sketch(path) ? 1 : parallel_analyse(path, &cf->arch, threads_for(cf, path), &pan);
     if (prc < 0) return EXIT_INPUT;
     if (prc == 0) {
         int bad = coalsim_analysis_report(out, cf->fmt, path, pan, NULL) != 0;
@@ -204,19 +213,13 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->html && !(ec.keep = calloc(1, sizeof *ec.keep))) goto oom;
     if (!(an = coalsim_analysis_new(&acfg))) goto oom;
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
-    int rc = coalsim_reader_drain(in.rd, coalsim_analysis_sink(an));
-    /* a sketch's own error comes first: the reader's is its consequence */
-    if (input_finish(&in) != 0) {
+    if (input_analyse(&in, an, &acfg, threads_for(cf, path)) != 0) {
         status = EXIT_INPUT;
         goto done;
     }
-    if (rc < 0) {
-        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
-        status = EXIT_INPUT;
-        goto done;
-    }
-    if (rc > 0 || coalsim_analysis_finish(an) != 0) {
-        fprintf(stderr, "coalsim: %s:%lu: %s\n", name, coalsim_reader_line(in.rd), coalsim_analysis_error(an));
+    if (coalsim_analysis_finish(an) != 0) {
+        if (in.rd) fprintf(stderr, "coalsim: %s:%lu: %s\n", name, coalsim_reader_line(in.rd), coalsim_analysis_error(an));
+        else fprintf(stderr, "coalsim: %s: %s\n", name, coalsim_analysis_error(an));
         status = EXIT_INPUT;
         goto done;
     }
@@ -253,7 +256,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    signal(SIGPIPE, SIG_IGN);      /* a sketch's pipe closed early is an error, not a kill */
+    signal(SIGPIPE, SIG_IGN);      /* a closed stdout is a write error, not a kill */
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sketch") == 0) return sketch_main(argc - 1, argv + 1);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "grid.h"
+#include "popcount.h"
 
 #define CHUNKS_PER_THREAD 16     /* enough chunks to even out blocks of unequal cost */
 #define AHEAD_PER_THREAD 4       /* ordered: chunks a worker may run ahead of the consumer */
@@ -47,7 +48,7 @@ typedef struct {
 static int keep(void *ctx, const coalsim_request *r)
 {
     chunk *c = ctx;
-    unsigned n = (unsigned)__builtin_popcount(r->active);
+    unsigned n = (unsigned)popcount32(r->active);
     size_t need = sizeof(kept_head) + n * sizeof(uint64_t);
     if (c->len + need > c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 1 << 16;
@@ -66,19 +67,23 @@ static int keep(void *ctx, const coalsim_request *r)
     return 0;
 }
 
-/* Feed chunk C's kept requests to AN.  0, or -1 with the reason in C->err. */
-static int replay(chunk *c, coalsim_analysis *an)
+/* Feed chunk C's kept requests to AN, their lines LINES later (see
+ * grid_job's chunk_start), adding their records to *LINES.  0, or -1 with
+ * the reason in C->err. */
+static int replay(chunk *c, coalsim_analysis *an, uint64_t *lines)
 {
     size_t at = 0;
+    uint64_t base = *lines;
     coalsim_request r;
     while (at < c->len) {
         kept_head h;
         memcpy(&h, c->buf + at, sizeof h);
-        r.label = h.label, r.block = h.block, r.warp = h.warp, r.line = h.line, r.active = h.active;
+        r.label = h.label, r.block = h.block, r.warp = h.warp, r.line = (unsigned long)(h.line + base), r.active = h.active;
+        *lines += (unsigned)popcount32(h.active);
         r.op = (coalsim_op)h.op, r.space = (coalsim_space)h.space, r.size = h.size;
         const uint64_t *a = (const uint64_t *)(const void *)(c->buf + at + sizeof h);
         for (uint32_t m = r.active; m; m &= m - 1) r.addr[__builtin_ctz(m)] = *a++;
-        at += sizeof h + (size_t)__builtin_popcount(h.active) * sizeof(uint64_t);
+        at += sizeof h + (size_t)popcount32(h.active) * sizeof(uint64_t);
         if (coalsim_analysis_put(an, &r) != 0) {
             snprintf(c->err, sizeof c->err, "%s", coalsim_analysis_error(an));
             return -1;
@@ -104,6 +109,7 @@ static void run_chunk(grid *g, void *w, chunk *c)
         }
         sink = coalsim_analysis_sink(c->an);
     }
+    if (job->chunk_start) job->chunk_start(w, 0);
     for (uint64_t b = c->first; b < c->end; b++) {
         c->err[0] = '\0';
         if (job->run(w, b, sink, c->err, sizeof c->err) != 0) {
@@ -171,6 +177,7 @@ static int run_here(const grid_job *job, coalsim_analysis *an, char *err, size_t
 {
     double last = now_s();
     err[0] = '\0';
+    if (job->chunk_start) job->chunk_start(job->workers[0], job->line0);
     for (uint64_t b = 0; b < job->blocks; b++) {
         if (job->run(job->workers[0], b, coalsim_analysis_sink(an), err, cap) != 0) {
             if (!err[0]) snprintf(err, cap, "%s", coalsim_analysis_error(an));
@@ -222,6 +229,7 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
         return run_here(job, an, err, cap);
     }
     int rc = 0;
+    uint64_t lines = job->chunk_start ? job->line0 : 0;   /* of the next chunk's first record */
     err[0] = '\0';
     if (job->ordered) {
         for (uint64_t k = 0; k < nchunks; k++) {
@@ -233,7 +241,7 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
             }
             pthread_mutex_unlock(&g.mu);
             if (!c->done) break;                   /* an earlier chunk failed */
-            if (c->rc != 0 || replay(c, an) != 0) {
+            if (c->rc != 0 || replay(c, an, &lines) != 0) {
                 snprintf(err, cap, "%s", c->err);
                 rc = -1;
                 pthread_mutex_lock(&g.mu);
@@ -266,9 +274,12 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
             if (c->rc != 0) {
                 snprintf(err, cap, "%s", c->err);
                 rc = -1;
-            } else if (coalsim_analysis_merge(an, c->an) != 0) {
+            } else if (coalsim_analysis_merge_at(an, c->an, job->chunk_start ? (unsigned long)lines : 0) != 0) {
                 snprintf(err, cap, "%s", coalsim_analysis_error(an));
                 rc = -1;
+            } else {
+                const coalsim_stats *st = coalsim_analysis_stats(c->an);
+                for (size_t i = 0; i < coalsim_stats_count(st); i++) lines += coalsim_stats_get(st, i)->active_threads;
             }
         }
     }

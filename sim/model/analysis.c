@@ -86,8 +86,13 @@ coalsim_sink coalsim_analysis_sink(coalsim_analysis *an) { return (coalsim_sink)
 
 int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src)
 {
+    return coalsim_analysis_merge_at(dst, src, 0);
+}
+
+int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src, unsigned long lines)
+{
     if (dst->hier || src->hier) return fail(dst, "a cache model cannot be merged");
-    if (coalsim_stats_merge(dst->st, src->st) != 0) return fail(dst, "out of memory");
+    if (coalsim_stats_merge_at(dst->st, src->st, lines) != 0) return fail(dst, "out of memory");
     if (src->has_exec) {
         coalsim_exec *d = &dst->exec;
         const coalsim_exec *s = &src->exec;

@@ -1,0 +1,329 @@
+/* Kernel sketches: expressions compiled to code for a whole warp, and the
+ * machine that runs it.  Each operation works on slots of 32 lanes and runs
+ * in one tight loop over the lanes (the compiler vectorises most), instead of
+ * walking a tree lane by lane.  Params, blockDim and gridDim are constants,
+ * and constant subexpressions are folded, through sk_eval itself so that a
+ * folded value is the value the language defines; a subexpression that would
+ * fail (1 / 0) is left to fail at run time, where and when sk_eval would.
+ *
+ * && || ?: narrow a mask for their right-hand parts: only a lane that would
+ * evaluate an operation can fail it.  The other lanes compute something
+ * harmless (a division by zero gives 0 there) that nothing reads. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sketch.h"
+
+enum {
+    OP_NEG, OP_NOT, OP_LNOT,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_SHL, OP_SHR,
+    OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR,
+    OP_LAND, OP_LOR, OP_SEL,
+    OP_MPUSH_NZ, OP_MPUSH_Z, OP_MPOP,
+};
+
+#define TEMP 0x80000000u       /* a temporary's number while compiling */
+
+typedef struct {
+    coalsim_sketch *sk;
+    sk_err *er;
+    uint32_t top;              /* next free temporary */
+    uint32_t masks;            /* mask slots in use */
+    int64_t *kval;             /* constants' values, for reuse */
+} cc;
+
+/* What an expression compiled to: a constant, or a slot. */
+typedef struct {
+    int is_const;
+    int64_t k;
+    uint32_t slot;
+} val;
+
+static int emit(cc *c, uint32_t op, uint32_t d, uint32_t a, uint32_t b, uint32_t x)
+{
+    coalsim_sketch *sk = c->sk;
+    if (sk->ncode == sk->capcode) {
+        size_t cap = sk->capcode ? sk->capcode * 2 : 256;
+        sk_op *code = realloc(sk->code, cap * sizeof *code);
+        if (!code) return sk_fail(c->er, 0, 0, "out of memory");
+        sk->code = code;
+        sk->capcode = cap;
+    }
+    sk->code[sk->ncode++] = (sk_op){op, d, a, b, x};
+    if ((d & TEMP) && (d & ~TEMP) + 1 > sk->ntemps) sk->ntemps = (d & ~TEMP) + 1;
+    return 0;
+}
+
+/* The slot of constant K (one a value). */
+static int konst(cc *c, int64_t k, uint32_t *slot)
+{
+    coalsim_sketch *sk = c->sk;
+    for (uint32_t i = sk->nkonst; i-- > 0 && i + 64 >= sk->nkonst;)   /* the last few: enough to share most */
+        if (c->kval[i] == k) return *slot = SK_SLOT_KONST(sk) + i, 0;
+    if (sk->nkonst == sk->capkonst) {
+        uint32_t cap = sk->capkonst ? sk->capkonst * 2 : 16;
+        int64_t(*kv)[SK_W] = realloc(sk->konst, cap * sizeof *kv);
+        if (kv) sk->konst = kv;
+        int64_t *vals = kv ? realloc(c->kval, cap * sizeof *vals) : NULL;
+        if (!vals) return sk_fail(c->er, 0, 0, "out of memory");
+        c->kval = vals;
+        sk->capkonst = cap;
+    }
+    for (int l = 0; l < SK_W; l++) sk->konst[sk->nkonst][l] = k;
+    c->kval[sk->nkonst] = k;
+    *slot = SK_SLOT_KONST(sk) + sk->nkonst++;
+    return 0;
+}
+
+static int as_slot(cc *c, val *v)
+{
+    if (!v->is_const) return 0;
+    return konst(c, v->k, &v->slot);
+}
+
+/* Fold node E over constant operands through sk_eval: 1 with *out, 0 if it
+ * would fail. */
+static int fold(cc *c, const sk_expr *e, const val *a, const val *b, int64_t *out)
+{
+    sk_expr na = {.kind = E_NUM, .num = a->k}, nb = {.kind = E_NUM, .num = b ? b->k : 0}, n = *e;
+    n.a = &na, n.b = &nb;
+    char buf[8];
+    sk_err scratch = {"", buf, sizeof buf, 0};
+    sk_view v = {.sk = c->sk};
+    return sk_eval(&v, &n, 0, out, &scratch) == 0;
+}
+
+static uint32_t binop(int op)
+{
+    switch (op) {
+    case '+': return OP_ADD;
+    case '-': return OP_SUB;
+    case '*': return OP_MUL;
+    case '/': return OP_DIV;
+    case '%': return OP_MOD;
+    case T_SHL: return OP_SHL;
+    case T_SHR: return OP_SHR;
+    case '<': return OP_LT;
+    case '>': return OP_GT;
+    case T_LE: return OP_LE;
+    case T_GE: return OP_GE;
+    case T_EQ: return OP_EQ;
+    case T_NE: return OP_NE;
+    case '&': return OP_AND;
+    case '^': return OP_XOR;
+    default: return OP_OR;
+    }
+}
+
+static int gen(cc *c, const sk_expr *e, val *out);
+
+/* Code for E under a mask narrowed to the lanes where COND is (NZ) non-zero
+ * or (!NZ) zero; skipped when no lane is left. */
+static int gen_masked(cc *c, const sk_expr *e, uint32_t cond, int nz, val *out)
+{
+    uint32_t m = c->masks++, at = (uint32_t)c->sk->ncode;
+    if (m + 1 > c->sk->nmasks) c->sk->nmasks = m + 1;
+    if (emit(c, nz ? OP_MPUSH_NZ : OP_MPUSH_Z, 0, cond, 0, m) || gen(c, e, out) || as_slot(c, out) ||
+        emit(c, OP_MPOP, 0, 0, 0, m))
+        return -1;
+    c->sk->code[at].b = (uint32_t)c->sk->ncode - 1;   /* where MPUSH jumps when no lane is left */
+    c->masks--;
+    return 0;
+}
+
+static int gen_logic(cc *c, const sk_expr *e, uint32_t d, val *out)
+{
+    val a, b;
+    int is_and = e->op == T_AND;
+    if (gen(c, e->a, &a)) return -1;
+    if (a.is_const && (is_and ? !a.k : a.k)) {   /* the right side is never evaluated */
+        *out = (val){1, is_and ? 0 : 1, 0};
+        return 0;
+    }
+    if (a.is_const) {                            /* the value is the right side's truth */
+        if (gen(c, e->b, &b)) return -1;
+        if (b.is_const) return *out = (val){1, b.k != 0, 0}, 0;
+        *out = (val){0, 0, d};
+        return emit(c, OP_LAND, d, b.slot, b.slot, 0);
+    }
+    if (gen_masked(c, e->b, a.slot, is_and, &b)) return -1;
+    *out = (val){0, 0, d};
+    return emit(c, is_and ? OP_LAND : OP_LOR, d, a.slot, b.slot, 0);
+}
+
+static int gen(cc *c, const sk_expr *e, val *out)
+{
+    coalsim_sketch *sk = c->sk;
+    uint32_t d = TEMP | c->top;                  /* this node's value, if it needs a temporary */
+    val a, b, x;
+    int64_t k;
+    switch (e->kind) {
+    case E_NUM: return *out = (val){1, e->num, 0}, 0;
+    case E_VAR:
+        if (sk->is_param[e->var]) return *out = (val){1, sk->param[e->var], 0}, 0;
+        return *out = (val){0, 0, (uint32_t)e->var}, 0;
+    case E_BUILTIN:
+        if (e->var < B_BID) return *out = (val){0, 0, SK_SLOT_TID(sk) + (uint32_t)e->var}, 0;
+        if (e->var < B_BDIM) return *out = (val){0, 0, SK_SLOT_BID(sk) + (uint32_t)(e->var - B_BID)}, 0;
+        return *out = (val){1, e->var < B_GDIM ? sk->block[e->var - B_BDIM] : sk->grid[e->var - B_GDIM], 0}, 0;
+    case E_UN:
+        if (gen(c, e->a, &a)) return -1;
+        if (a.is_const && fold(c, e, &a, NULL, &k)) return *out = (val){1, k, 0}, 0;
+        if (e->op == '+') return *out = a, 0;
+        c->top = (d & ~TEMP) + 1;
+        *out = (val){0, 0, d};
+        return emit(c, e->op == '-' ? OP_NEG : e->op == '~' ? OP_NOT : OP_LNOT, d, a.slot, a.slot, 0);
+    case E_COND:
+        if (gen(c, e->a, &a)) return -1;
+        if (a.is_const) return gen(c, a.k ? e->b : e->c, out);
+        c->top = (d & ~TEMP) + 1;                /* d: the condition's temporary or SEL's */
+        if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b)) return -1;
+        c->top = (d & ~TEMP) + 1;
+        *out = (val){0, 0, d};
+        return emit(c, OP_SEL, d, a.slot, x.slot, b.slot);
+    default: break;
+    }
+    if (e->op == T_AND || e->op == T_OR) {
+        int rc = gen_logic(c, e, d, out);
+        c->top = (d & ~TEMP) + 1;
+        return rc;
+    }
+    if (gen(c, e->a, &a) || gen(c, e->b, &b)) return -1;
+    if (a.is_const && b.is_const && fold(c, e, &a, &b, &k)) {
+        c->top = d & ~TEMP;
+        return *out = (val){1, k, 0}, 0;
+    }
+    if (as_slot(c, &a) || as_slot(c, &b)) return -1;
+    c->top = (d & ~TEMP) + 1;
+    *out = (val){0, 0, d};
+    return emit(c, binop(e->op), d, a.slot, b.slot, 0);
+}
+
+/* Compile E into *code; temporaries from *top on stay its own until the
+ * statement is done. */
+static int compile_expr(cc *c, const sk_expr *e, sk_code *code)
+{
+    val v;
+    code->first = (uint32_t)c->sk->ncode;
+    if (gen(c, e, &v) || as_slot(c, &v)) return -1;
+    code->end = (uint32_t)c->sk->ncode;
+    code->slot = v.slot;
+    return 0;
+}
+
+static void relocate(coalsim_sketch *sk, uint32_t *slot)
+{
+    if (*slot & TEMP) *slot = SK_SLOT_TEMP(sk) + (*slot & ~TEMP);
+}
+
+int sk_compile(coalsim_sketch *sk, sk_err *er)
+{
+    cc c = {.sk = sk, .er = er};
+    int rc = 0;
+    for (int i = 0; i < sk->nst && rc == 0; i++) {
+        sk_stmt *t = &sk->st[i];
+        c.top = 0;
+        if (t->kind == S_ASSIGN || t->kind == S_IF) rc = compile_expr(&c, t->e, &t->c_e);
+        if (t->kind == S_FOR)
+            rc = compile_expr(&c, t->init, &t->c_init) || compile_expr(&c, t->e, &t->c_e) ||
+                 compile_expr(&c, t->step, &t->c_step);
+        for (int k = 0; t->kind == S_ACCESS && k < t->nidx && rc == 0; k++) rc = compile_expr(&c, t->idx[k], &t->c_idx[k]);
+    }
+    free(c.kval);
+    if (rc) return -1;
+    for (size_t i = 0; i < sk->ncode; i++) {
+        sk_op *o = &sk->code[i];
+        relocate(sk, &o->d), relocate(sk, &o->a), relocate(sk, &o->b);
+        if (o->op == OP_SEL) relocate(sk, &o->c);
+    }
+    for (int i = 0; i < sk->nst; i++) {
+        sk_stmt *t = &sk->st[i];
+        relocate(sk, &t->c_e.slot), relocate(sk, &t->c_init.slot), relocate(sk, &t->c_step.slot);
+        for (int k = 0; k < t->nidx; k++) relocate(sk, &t->c_idx[k].slot);
+    }
+    return 0;
+}
+
+/* Every lane of D from an expression of A[l], B[l] (through a buffer of our
+ * own, so the compiler may vectorise without alias checks). */
+#define LANES(x)                                                                                                       \
+    do {                                                                                                               \
+        int64_t t_[SK_W];                                                                                              \
+        for (int l = 0; l < SK_W; l++) t_[l] = (x);                                                                   \
+        memcpy(D, t_, sizeof t_);                                                                                      \
+    } while (0)
+#define U(v) ((uint64_t)(v))
+
+/* The lanes where X[l] is zero, or outside 0..63. */
+static uint32_t lanes_where_zero(const int64_t *x)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < SK_W; l++) m |= (uint32_t)(x[l] == 0) << l;
+    return m;
+}
+
+static uint32_t lanes_bad_shift(const int64_t *x)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < SK_W; l++) m |= (uint32_t)(U(x[l]) > 63) << l;
+    return m;
+}
+
+int sk_vm(const coalsim_sketch *sk, const sk_slots *s, const sk_code *c, uint32_t mask)
+{
+    for (uint32_t i = c->first; i < c->end; i++) {
+        const sk_op *o = &sk->code[i];
+        int64_t *D = s->slot[o->d];
+        const int64_t *A = s->slot[o->a], *B = o->op < OP_MPUSH_NZ ? s->slot[o->b] : NULL;   /* MPUSH: b is a jump */
+        switch (o->op) {
+        case OP_NEG: LANES((int64_t)(0 - U(A[l]))); break;
+        case OP_NOT: LANES(~A[l]); break;
+        case OP_LNOT: LANES(!A[l]); break;
+        case OP_ADD: LANES((int64_t)(U(A[l]) + U(B[l]))); break;
+        case OP_SUB: LANES((int64_t)(U(A[l]) - U(B[l]))); break;
+        case OP_MUL: LANES((int64_t)(U(A[l]) * U(B[l]))); break;
+        case OP_DIV:
+            if (lanes_where_zero(B) & mask) return -1;
+            LANES(B[l] == 0 ? 0 : B[l] == -1 ? (int64_t)(0 - U(A[l])) : A[l] / B[l]);
+            break;
+        case OP_MOD:
+            if (lanes_where_zero(B) & mask) return -1;
+            LANES(B[l] == 0 || B[l] == -1 ? 0 : A[l] % B[l]);
+            break;
+        case OP_SHL:
+            if (lanes_bad_shift(B) & mask) return -1;
+            LANES(U(B[l]) > 63 ? 0 : (int64_t)(U(A[l]) << B[l]));
+            break;
+        case OP_SHR:
+            if (lanes_bad_shift(B) & mask) return -1;
+            LANES(U(B[l]) > 63 ? 0 : A[l] >> B[l]);
+            break;
+        case OP_LT: LANES(A[l] < B[l]); break;
+        case OP_GT: LANES(A[l] > B[l]); break;
+        case OP_LE: LANES(A[l] <= B[l]); break;
+        case OP_GE: LANES(A[l] >= B[l]); break;
+        case OP_EQ: LANES(A[l] == B[l]); break;
+        case OP_NE: LANES(A[l] != B[l]); break;
+        case OP_AND: LANES(A[l] & B[l]); break;
+        case OP_XOR: LANES(A[l] ^ B[l]); break;
+        case OP_OR: LANES(A[l] | B[l]); break;
+        case OP_LAND: LANES((A[l] != 0) & (B[l] != 0)); break;
+        case OP_LOR: LANES((A[l] != 0) | (B[l] != 0)); break;
+        case OP_SEL: {
+            const int64_t *C = s->slot[o->c];
+            LANES(A[l] ? B[l] : C[l]);
+            break;
+        }
+        case OP_MPUSH_NZ:
+        case OP_MPUSH_Z: {
+            uint32_t z = lanes_where_zero(A);
+            s->mask[o->c] = mask;
+            mask &= o->op == OP_MPUSH_NZ ? ~z : z;
+            if (!mask) i = o->b - 1;             /* to the MPOP */
+            break;
+        }
+        case OP_MPOP: mask = s->mask[o->c]; break;
+        }
+    }
+    return 0;
+}
