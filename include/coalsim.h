@@ -388,6 +388,9 @@ void coalsim_analysis_free(coalsim_analysis *an);
 /* Model one request and add it up.  0, or -1 (out of memory, or EACH
  * stopped it): coalsim_analysis_error says which. */
 int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r);
+/* The same for a request already modelled (RES: coalsim_model's result with
+ * AN's arch), by a front end that models on threads of its own. */
+int coalsim_analysis_put_modelled(coalsim_analysis *an, const coalsim_request *r, const coalsim_result *res);
 /* The analysis as a sink for a front end. */
 coalsim_sink coalsim_analysis_sink(coalsim_analysis *an);
 /* Add SRC's totals to DST's as if its requests had come after DST's (a

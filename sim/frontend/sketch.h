@@ -94,6 +94,7 @@ struct coalsim_sketch {
     char vars[SK_MAXVARS][SK_MAXNAME];
     int nvars;
     int is_param[SK_MAXVARS];
+    unsigned char reset[SK_MAXVARS];   /* set to 0 at each warp's start: it may be read before it is written */
     int64_t param[SK_MAXVARS];    /* a param's value */
     sk_array arr[SK_MAXARRAYS];
     int narr;

@@ -19,15 +19,17 @@ enum {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_SHL, OP_SHR,
     OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR,
     OP_LAND, OP_LOR, OP_SEL,
+    OP_DIVP2, OP_MODP2,          /* by 1 << c: shifts */
     OP_MPUSH_NZ, OP_MPUSH_Z, OP_MPOP,
 };
 
 #define TEMP 0x80000000u       /* a temporary's number while compiling */
+#define MAXTEMPS 4096          /* temporaries alive at once: far more than any expression nests */
 
 typedef struct {
     coalsim_sketch *sk;
     sk_err *er;
-    uint32_t top;              /* next free temporary */
+    unsigned char used[MAXTEMPS];   /* temporaries holding a value still to be read */
     uint32_t masks;            /* mask slots in use */
     int64_t *kval;             /* constants' values, for reuse */
 } cc;
@@ -50,8 +52,26 @@ static int emit(cc *c, uint32_t op, uint32_t d, uint32_t a, uint32_t b, uint32_t
         sk->capcode = cap;
     }
     sk->code[sk->ncode++] = (sk_op){op, d, a, b, x};
-    if ((d & TEMP) && (d & ~TEMP) + 1 > sk->ntemps) sk->ntemps = (d & ~TEMP) + 1;
     return 0;
+}
+
+/* A free temporary for an operation's result: never one of its operands,
+ * so that each operation reads and writes distinct slots. */
+static int temp(cc *c, const sk_expr *e, uint32_t *d)
+{
+    for (uint32_t i = 0; i < MAXTEMPS; i++)
+        if (!c->used[i]) {
+            c->used[i] = 1;
+            if (i + 1 > c->sk->ntemps) c->sk->ntemps = i + 1;
+            return *d = TEMP | i, 0;
+        }
+    return sk_fail(c->er, e->line, e->col, "expression too deep");
+}
+
+/* The operand V has been read. */
+static void done(cc *c, const val *v)
+{
+    if (!v->is_const && (v->slot & TEMP)) c->used[v->slot & ~TEMP] = 0;
 }
 
 /* The slot of constant K (one a value). */
@@ -131,7 +151,18 @@ static int gen_masked(cc *c, const sk_expr *e, uint32_t cond, int nz, val *out)
     return 0;
 }
 
-static int gen_logic(cc *c, const sk_expr *e, uint32_t d, val *out)
+/* An operation on A (and B) into a new temporary: *OUT. */
+static int op2(cc *c, const sk_expr *e, uint32_t op, val *a, val *b, uint32_t x, val *out)
+{
+    uint32_t d;
+    if (temp(c, e, &d) || emit(c, op, d, a->slot, b ? b->slot : a->slot, x)) return -1;
+    done(c, a);
+    if (b) done(c, b);
+    *out = (val){0, 0, d};
+    return 0;
+}
+
+static int gen_logic(cc *c, const sk_expr *e, val *out)
 {
     val a, b;
     int is_and = e->op == T_AND;
@@ -143,18 +174,15 @@ static int gen_logic(cc *c, const sk_expr *e, uint32_t d, val *out)
     if (a.is_const) {                            /* the value is the right side's truth */
         if (gen(c, e->b, &b)) return -1;
         if (b.is_const) return *out = (val){1, b.k != 0, 0}, 0;
-        *out = (val){0, 0, d};
-        return emit(c, OP_LAND, d, b.slot, b.slot, 0);
+        return op2(c, e, OP_LAND, &b, NULL, 0, out);
     }
     if (gen_masked(c, e->b, a.slot, is_and, &b)) return -1;
-    *out = (val){0, 0, d};
-    return emit(c, is_and ? OP_LAND : OP_LOR, d, a.slot, b.slot, 0);
+    return op2(c, e, is_and ? OP_LAND : OP_LOR, &a, &b, 0, out);
 }
 
 static int gen(cc *c, const sk_expr *e, val *out)
 {
     coalsim_sketch *sk = c->sk;
-    uint32_t d = TEMP | c->top;                  /* this node's value, if it needs a temporary */
     val a, b, x;
     int64_t k;
     switch (e->kind) {
@@ -170,37 +198,31 @@ static int gen(cc *c, const sk_expr *e, val *out)
         if (gen(c, e->a, &a)) return -1;
         if (a.is_const && fold(c, e, &a, NULL, &k)) return *out = (val){1, k, 0}, 0;
         if (e->op == '+') return *out = a, 0;
-        c->top = (d & ~TEMP) + 1;
-        *out = (val){0, 0, d};
-        return emit(c, e->op == '-' ? OP_NEG : e->op == '~' ? OP_NOT : OP_LNOT, d, a.slot, a.slot, 0);
-    case E_COND:
+        return op2(c, e, e->op == '-' ? OP_NEG : e->op == '~' ? OP_NOT : OP_LNOT, &a, NULL, 0, out);
+    case E_COND: {
         if (gen(c, e->a, &a)) return -1;
         if (a.is_const) return gen(c, a.k ? e->b : e->c, out);
-        c->top = (d & ~TEMP) + 1;                /* d: the condition's temporary or SEL's */
-        if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b)) return -1;
-        c->top = (d & ~TEMP) + 1;
-        *out = (val){0, 0, d};
-        return emit(c, OP_SEL, d, a.slot, x.slot, b.slot);
+        uint32_t d;
+        if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b) || temp(c, e, &d) ||
+            emit(c, OP_SEL, d, a.slot, x.slot, b.slot))
+            return -1;
+        done(c, &a), done(c, &x), done(c, &b);
+        return *out = (val){0, 0, d}, 0;
+    }
     default: break;
     }
-    if (e->op == T_AND || e->op == T_OR) {
-        int rc = gen_logic(c, e, d, out);
-        c->top = (d & ~TEMP) + 1;
-        return rc;
-    }
+    if (e->op == T_AND || e->op == T_OR) return gen_logic(c, e, out);
     if (gen(c, e->a, &a) || gen(c, e->b, &b)) return -1;
-    if (a.is_const && b.is_const && fold(c, e, &a, &b, &k)) {
-        c->top = d & ~TEMP;
-        return *out = (val){1, k, 0}, 0;
-    }
-    if (as_slot(c, &a) || as_slot(c, &b)) return -1;
-    c->top = (d & ~TEMP) + 1;
-    *out = (val){0, 0, d};
-    return emit(c, binop(e->op), d, a.slot, b.slot, 0);
+    if (a.is_const && b.is_const && fold(c, e, &a, &b, &k)) return *out = (val){1, k, 0}, 0;
+    if (as_slot(c, &a)) return -1;
+    if ((e->op == '/' || e->op == '%') && b.is_const && b.k > 0 && !(b.k & (b.k - 1)))   /* by a power of two */
+        return op2(c, e, e->op == '/' ? OP_DIVP2 : OP_MODP2, &a, NULL, (uint32_t)__builtin_ctzll((uint64_t)b.k), out);
+    if (as_slot(c, &b)) return -1;
+    return op2(c, e, binop(e->op), &a, &b, 0, out);
 }
 
-/* Compile E into *code; temporaries from *top on stay its own until the
- * statement is done. */
+/* Compile E into *code.  Its value's temporary stays taken until the
+ * statement is compiled: a statement reads all its values at the end. */
 static int compile_expr(cc *c, const sk_expr *e, sk_code *code)
 {
     val v;
@@ -216,20 +238,69 @@ static void relocate(coalsim_sketch *sk, uint32_t *slot)
     if (*slot & TEMP) *slot = SK_SLOT_TEMP(sk) + (*slot & ~TEMP);
 }
 
+/* Mark in READ the variables E reads. */
+static void reads(const sk_expr *e, unsigned char *read)
+{
+    for (; e; e = e->kind == E_UN ? e->a : NULL) {
+        if (e->kind == E_VAR) read[e->var] = 1;
+        if (e->kind == E_BIN || e->kind == E_COND) {
+            reads(e->a, read);
+            reads(e->b, read);
+            reads(e->c, read);
+        }
+    }
+}
+
+/* Which variables a warp must start at 0: all but those whose first use is
+ * an assignment outside any if or for (every lane still running passes
+ * it; a lane that returned reads nothing again).  Lanes outside the mask
+ * keep whatever the warp before left; nothing reads them. */
+static void find_resets(coalsim_sketch *sk)
+{
+    unsigned char seen[SK_MAXVARS] = {0};
+    int depth_end = 0;                           /* statements before it are nested */
+    for (int i = 0; i < sk->nst; i++) {
+        const sk_stmt *t = &sk->st[i];
+        unsigned char before[SK_MAXVARS] = {0}, after[SK_MAXVARS] = {0};   /* read before / after it writes */
+        if (t->kind == S_FOR) {
+            reads(t->init, before);
+            reads(t->e, after), reads(t->step, after);
+        } else {
+            reads(t->e, before);
+            for (int k = 0; k < t->nidx; k++) reads(t->idx[k], before);
+        }
+        for (int v = 0; v < sk->nvars; v++)
+            if (before[v] && !seen[v]) seen[v] = 1, sk->reset[v] = 1;
+        if ((t->kind == S_ASSIGN || t->kind == S_FOR) && !seen[t->var]) {
+            seen[t->var] = 1;
+            sk->reset[t->var] = i < depth_end;   /* nested: only some lanes write it */
+        }
+        for (int v = 0; v < sk->nvars; v++)
+            if (after[v] && !seen[v]) seen[v] = 1, sk->reset[v] = 1;
+        if ((t->kind == S_IF || t->kind == S_FOR) && t->body_end > depth_end) depth_end = t->body_end;
+    }
+    for (int v = 0; v < sk->nvars; v++)
+        if (sk->is_param[v]) sk->reset[v] = 0;
+}
+
 int sk_compile(coalsim_sketch *sk, sk_err *er)
 {
-    cc c = {.sk = sk, .er = er};
+    find_resets(sk);
+    cc *c = calloc(1, sizeof *c);
+    if (!c) return sk_fail(er, 0, 0, "out of memory");
+    c->sk = sk, c->er = er;
     int rc = 0;
     for (int i = 0; i < sk->nst && rc == 0; i++) {
         sk_stmt *t = &sk->st[i];
-        c.top = 0;
-        if (t->kind == S_ASSIGN || t->kind == S_IF) rc = compile_expr(&c, t->e, &t->c_e);
+        memset(c->used, 0, sizeof c->used);
+        if (t->kind == S_ASSIGN || t->kind == S_IF) rc = compile_expr(c, t->e, &t->c_e);
         if (t->kind == S_FOR)
-            rc = compile_expr(&c, t->init, &t->c_init) || compile_expr(&c, t->e, &t->c_e) ||
-                 compile_expr(&c, t->step, &t->c_step);
-        for (int k = 0; t->kind == S_ACCESS && k < t->nidx && rc == 0; k++) rc = compile_expr(&c, t->idx[k], &t->c_idx[k]);
+            rc = compile_expr(c, t->init, &t->c_init) || compile_expr(c, t->e, &t->c_e) ||
+                 compile_expr(c, t->step, &t->c_step);
+        for (int k = 0; t->kind == S_ACCESS && k < t->nidx && rc == 0; k++) rc = compile_expr(c, t->idx[k], &t->c_idx[k]);
     }
-    free(c.kval);
+    free(c->kval);
+    free(c);
     if (rc) return -1;
     for (size_t i = 0; i < sk->ncode; i++) {
         sk_op *o = &sk->code[i];
@@ -244,15 +315,55 @@ int sk_compile(coalsim_sketch *sk, sk_err *er)
     return 0;
 }
 
-/* Every lane of D from an expression of A[l], B[l] (through a buffer of our
- * own, so the compiler may vectorise without alias checks). */
-#define LANES(x)                                                                                                       \
-    do {                                                                                                               \
-        int64_t t_[SK_W];                                                                                              \
-        for (int l = 0; l < SK_W; l++) t_[l] = (x);                                                                   \
-        memcpy(D, t_, sizeof t_);                                                                                      \
-    } while (0)
+/* Operations on whole slots.  The compiler never makes an operation write
+ * a slot it reads, so the slots can be restrict and the loops vectorise. */
 #define U(v) ((uint64_t)(v))
+#define LANE_OP(name, x)                                                                                               \
+    static void name(int64_t *restrict D, const int64_t *restrict A, const int64_t *restrict B)                        \
+    {                                                                                                                  \
+        (void)B;                                                                                                       \
+        for (int l = 0; l < SK_W; l++) D[l] = (x);                                                                     \
+    }
+LANE_OP(v_neg, (int64_t)(0 - U(A[l])))
+LANE_OP(v_not, ~A[l])
+LANE_OP(v_lnot, !A[l])
+LANE_OP(v_add, (int64_t)(U(A[l]) + U(B[l])))
+LANE_OP(v_sub, (int64_t)(U(A[l]) - U(B[l])))
+LANE_OP(v_mul, (int64_t)(U(A[l]) * U(B[l])))
+/* a lane not evaluated may divide by 0 or -1 (any value, unread): no trap */
+LANE_OP(v_div, B[l] == 0 ? 0 : B[l] == -1 ? (int64_t)(0 - U(A[l])) : A[l] / B[l])
+LANE_OP(v_mod, B[l] == 0 || B[l] == -1 ? 0 : A[l] % B[l])
+LANE_OP(v_shl, U(B[l]) > 63 ? 0 : (int64_t)(U(A[l]) << B[l]))
+LANE_OP(v_shr, U(B[l]) > 63 ? 0 : A[l] >> B[l])
+LANE_OP(v_lt, A[l] < B[l])
+LANE_OP(v_gt, A[l] > B[l])
+LANE_OP(v_le, A[l] <= B[l])
+LANE_OP(v_ge, A[l] >= B[l])
+LANE_OP(v_eq, A[l] == B[l])
+LANE_OP(v_ne, A[l] != B[l])
+LANE_OP(v_and, A[l] & B[l])
+LANE_OP(v_xor, A[l] ^ B[l])
+LANE_OP(v_or, A[l] | B[l])
+LANE_OP(v_land, (A[l] != 0) & (B[l] != 0))
+LANE_OP(v_lor, (A[l] != 0) | (B[l] != 0))
+
+static void v_sel(int64_t *restrict D, const int64_t *restrict A, const int64_t *restrict B, const int64_t *restrict C)
+{
+    for (int l = 0; l < SK_W; l++) D[l] = A[l] ? B[l] : C[l];
+}
+
+/* Truncating toward zero: a negative dividend is biased up by 2^k - 1. */
+static void v_divp2(int64_t *restrict D, const int64_t *restrict A, unsigned k)
+{
+    uint64_t bias = ((uint64_t)1 << k) - 1;
+    for (int l = 0; l < SK_W; l++) D[l] = (int64_t)(U(A[l]) + (U(A[l] >> 63) & bias)) >> k;
+}
+
+static void v_modp2(int64_t *restrict D, const int64_t *restrict A, unsigned k)
+{
+    uint64_t bias = ((uint64_t)1 << k) - 1;
+    for (int l = 0; l < SK_W; l++) D[l] = (int64_t)(U(A[l]) - (U((int64_t)(U(A[l]) + (U(A[l] >> 63) & bias)) >> k) << k));
+}
 
 /* The lanes where X[l] is zero, or outside 0..63. */
 static uint32_t lanes_where_zero(const int64_t *x)
@@ -271,49 +382,28 @@ static uint32_t lanes_bad_shift(const int64_t *x)
 
 int sk_vm(const coalsim_sketch *sk, const sk_slots *s, const sk_code *c, uint32_t mask)
 {
+    static void (*const lane_ops[])(int64_t *restrict, const int64_t *restrict, const int64_t *restrict) = {
+        [OP_NEG] = v_neg, [OP_NOT] = v_not, [OP_LNOT] = v_lnot, [OP_ADD] = v_add, [OP_SUB] = v_sub,
+        [OP_MUL] = v_mul, [OP_DIV] = v_div, [OP_MOD] = v_mod, [OP_SHL] = v_shl, [OP_SHR] = v_shr,
+        [OP_LT] = v_lt, [OP_GT] = v_gt, [OP_LE] = v_le, [OP_GE] = v_ge, [OP_EQ] = v_eq, [OP_NE] = v_ne,
+        [OP_AND] = v_and, [OP_XOR] = v_xor, [OP_OR] = v_or, [OP_LAND] = v_land, [OP_LOR] = v_lor,
+    };
     for (uint32_t i = c->first; i < c->end; i++) {
         const sk_op *o = &sk->code[i];
         int64_t *D = s->slot[o->d];
-        const int64_t *A = s->slot[o->a], *B = o->op < OP_MPUSH_NZ ? s->slot[o->b] : NULL;   /* MPUSH: b is a jump */
+        const int64_t *A = s->slot[o->a];
         switch (o->op) {
-        case OP_NEG: LANES((int64_t)(0 - U(A[l]))); break;
-        case OP_NOT: LANES(~A[l]); break;
-        case OP_LNOT: LANES(!A[l]); break;
-        case OP_ADD: LANES((int64_t)(U(A[l]) + U(B[l]))); break;
-        case OP_SUB: LANES((int64_t)(U(A[l]) - U(B[l]))); break;
-        case OP_MUL: LANES((int64_t)(U(A[l]) * U(B[l]))); break;
-        case OP_DIV:
-            if (lanes_where_zero(B) & mask) return -1;
-            LANES(B[l] == 0 ? 0 : B[l] == -1 ? (int64_t)(0 - U(A[l])) : A[l] / B[l]);
+        case OP_DIV: case OP_MOD:
+            if (lanes_where_zero(s->slot[o->b]) & mask) return -1;
+            lane_ops[o->op](D, A, s->slot[o->b]);
             break;
-        case OP_MOD:
-            if (lanes_where_zero(B) & mask) return -1;
-            LANES(B[l] == 0 || B[l] == -1 ? 0 : A[l] % B[l]);
+        case OP_SHL: case OP_SHR:
+            if (lanes_bad_shift(s->slot[o->b]) & mask) return -1;
+            lane_ops[o->op](D, A, s->slot[o->b]);
             break;
-        case OP_SHL:
-            if (lanes_bad_shift(B) & mask) return -1;
-            LANES(U(B[l]) > 63 ? 0 : (int64_t)(U(A[l]) << B[l]));
-            break;
-        case OP_SHR:
-            if (lanes_bad_shift(B) & mask) return -1;
-            LANES(U(B[l]) > 63 ? 0 : A[l] >> B[l]);
-            break;
-        case OP_LT: LANES(A[l] < B[l]); break;
-        case OP_GT: LANES(A[l] > B[l]); break;
-        case OP_LE: LANES(A[l] <= B[l]); break;
-        case OP_GE: LANES(A[l] >= B[l]); break;
-        case OP_EQ: LANES(A[l] == B[l]); break;
-        case OP_NE: LANES(A[l] != B[l]); break;
-        case OP_AND: LANES(A[l] & B[l]); break;
-        case OP_XOR: LANES(A[l] ^ B[l]); break;
-        case OP_OR: LANES(A[l] | B[l]); break;
-        case OP_LAND: LANES((A[l] != 0) & (B[l] != 0)); break;
-        case OP_LOR: LANES((A[l] != 0) | (B[l] != 0)); break;
-        case OP_SEL: {
-            const int64_t *C = s->slot[o->c];
-            LANES(A[l] ? B[l] : C[l]);
-            break;
-        }
+        case OP_SEL: v_sel(D, A, s->slot[o->b], s->slot[o->c]); break;
+        case OP_DIVP2: v_divp2(D, A, o->c); break;
+        case OP_MODP2: v_modp2(D, A, o->c); break;
         case OP_MPUSH_NZ:
         case OP_MPUSH_Z: {
             uint32_t z = lanes_where_zero(A);
@@ -323,6 +413,7 @@ int sk_vm(const coalsim_sketch *sk, const sk_slots *s, const sk_code *c, uint32_
             break;
         }
         case OP_MPOP: mask = s->mask[o->c]; break;
+        default: lane_ops[o->op](D, A, s->slot[o->b]); break;
         }
     }
     return 0;

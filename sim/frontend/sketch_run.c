@@ -146,7 +146,7 @@ static int merge(sk_worker *w, coalsim_request *s, uint64_t line)
         if (!seen) return 0;
         if (put(w, p)) return -1;
         s->active = m & ~join;
-        s->line = line + (unsigned)popcount32(join);
+        s->line = line + popcount32(join);
     } else {
         if (w->have && put(w, p)) return -1;
         s->line = line;
@@ -175,9 +175,18 @@ static int merge_cut(sk_worker *w, const coalsim_request *raw)
         s->op = raw->op, s->space = raw->space, s->size = raw->size, s->label = raw->label;
         s->block = raw->block, s->warp = rw, s->active = m;
         if (merge(w, s, line)) return -1;
-        line += (unsigned)popcount32(m);
+        line += popcount32(m);
     }
     return 0;
+}
+
+/* The lanes with an index outside A's dimensions. */
+static uint32_t lanes_outside(const sk_array *a, const int64_t *const *x, int nidx)
+{
+    uint32_t bad = 0;
+    for (int k = 0; k < nidx; k++)
+        for (int l = 0; l < SK_W; l++) bad |= (uint32_t)((uint64_t)x[k][l] >= (uint64_t)a->dims[k]) << l;
+    return bad;
 }
 
 static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
@@ -185,21 +194,23 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
     const coalsim_sketch *sk = w->sk;
     const sk_array *a = &sk->arr[t->arr];
     const int64_t *x[SK_MAXDIMS];
-    uint32_t bad = 0;
+    uint64_t outside = 0;                        /* some lane's index is outside (maybe an inactive lane's) */
     for (int k = 0; k < t->nidx; k++) {
         if (sk_vm(sk, &w->slots, &t->c_idx[k], mask)) return replay_access(w, t, mask);
         x[k] = w->slots.slot[t->c_idx[k].slot];
-        int64_t dim = a->dims[k];
-        for (int l = 0; l < SK_W; l++) bad |= (uint32_t)((uint64_t)x[k][l] >= (uint64_t)dim) << l;
+        uint64_t dim = (uint64_t)a->dims[k];
+        for (int l = 0; l < SK_W; l++) outside |= (uint64_t)x[k][l] >= dim;
     }
-    unsigned n = (unsigned)popcount32(mask);
-    if ((bad & mask) || (w->max_records && w->records + n > w->max_records)) return replay_access(w, t, mask);
+    unsigned n = popcount32(mask);
+    if ((outside && lanes_outside(a, x, t->nidx) & mask) || (w->max_records && w->records + n > w->max_records))
+        return replay_access(w, t, mask);
     coalsim_request *s = w->ws == SK_W || !w->ws ? &w->req[w->cur ^ 1] : &w->raw;
-    uint64_t off[SK_W];
+    uint64_t off[SK_W], base = a->base;
+    unsigned sh = (unsigned)__builtin_ctz(a->size);   /* 1 to 16 bytes: a shift */
     for (int l = 0; l < SK_W; l++) off[l] = (uint64_t)x[0][l];
     for (int k = 1; k < t->nidx; k++)
         for (int l = 0; l < SK_W; l++) off[l] = off[l] * (uint64_t)a->dims[k] + (uint64_t)x[k][l];
-    for (int l = 0; l < SK_W; l++) s->addr[l] = a->base + off[l] * a->size;
+    for (int l = 0; l < SK_W; l++) s->addr[l] = base + (off[l] << sh);
     if (a->check_shared)
         for (uint32_t m = mask; m; m &= m - 1) {
             int l = __builtin_ctz(m);
@@ -228,6 +239,7 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
 /* D = S in the lanes of MASK. */
 static void store(int64_t *d, const int64_t *s, uint32_t mask)
 {
+    if (d == s) return;                          /* x = x */
     if (mask == 0xffffffffu) {
         memcpy(d, s, SK_W * sizeof *d);
         return;
@@ -311,7 +323,7 @@ int sk_run_block(sk_worker *w, uint64_t b, coalsim_sink sink, char *err, size_t 
         unsigned left = sk->threads - w->tid0;
         uint32_t mask = left >= SK_W ? 0xffffffffu : (1u << left) - 1;
         for (int v = 0; v < sk->nvars; v++)         /* variables start at 0 in every warp */
-            if (!sk->is_param[v]) memset(w->var[v], 0, sizeof w->var[v]);
+            if (sk->reset[v]) memset(w->var[v], 0, sizeof w->var[v]);
         for (uint32_t k = 0; k < 3; k++) w->slots.slot[SK_SLOT_TID(sk) + k] = sk->tid[wp][k];
         if (run(w, 0, sk->nst, &mask)) {
             w->have = 0;

@@ -556,7 +556,7 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         rd->prev_block = r->block;
         rd->prev_warp = r->warp;
         rd->nreq++;
-        rd->records += (uint64_t)popcount32(r->active);
+        rd->records += popcount32(r->active);
         r->line = (unsigned long)rd->nreq;
         rd->pos = (size_t)(p - (const unsigned char *)rd->buf);
         return 1;

@@ -67,8 +67,14 @@ void coalsim_analysis_free(coalsim_analysis *an)
 int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r)
 {
     coalsim_result res;
-    coalsim_hier_counts d = {0};
     coalsim_model(&an->arch, r, &res);
+    return coalsim_analysis_put_modelled(an, r, &res);
+}
+
+int coalsim_analysis_put_modelled(coalsim_analysis *an, const coalsim_request *r, const coalsim_result *rp)
+{
+    coalsim_result res = *rp;
+    coalsim_hier_counts d = {0};
     if (coalsim_stats_add(an->st, r, &res) != 0) return fail(an, "out of memory");
     if (an->hier) {
         coalsim_hier_request(an->hier, r, &d);

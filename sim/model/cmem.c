@@ -11,7 +11,7 @@ void coalsim_cmem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
 {
     (void)a;
     *out = (coalsim_result){0};
-    out->active_threads = (unsigned)popcount32(r->active);
+    out->active_threads = popcount32(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     out->wavefronts = out->requested_bytes / r->size;
     out->ideal_wavefronts = out->active_threads ? 1 : 0;

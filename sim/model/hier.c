@@ -4,7 +4,12 @@
  * trace order (the GPU runs many at once; this runs them one after another,
  * so it sees less cache contention than the hardware: stated, not hidden).
  * Loads allocate in L1 and L2; stores write through L1, dropping the sector
- * there, and allocate in L2 without fetching. */
+ * there, and allocate in L2 without fetching.
+ *
+ * Laid out for speed (the rules are those of tests/hier_oracle.c): a set's
+ * tags side by side, its set found by a multiplication instead of a
+ * division, and a line looked up once for the sectors of it that follow one
+ * another in a request. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,14 +17,11 @@
 #include "popcount.h"
 
 typedef struct {
-    uint64_t tag;           /* line address / line size, +1 (0 = empty) */
-    uint64_t lru;
-    unsigned char valid, dirty;     /* sector bits */
-} way;
-
-typedef struct {
-    way *w;
+    uint64_t *tag;          /* line + 1 (0 = empty), SETS x WAYS */
+    uint64_t *lru;          /* last use (a tick) */
+    unsigned char *valid, *dirty;   /* sector bits */
     unsigned sets, ways;
+    __uint128_t m;          /* for line % sets (Lemire, Kaser and Kurz, "Faster remainder by direct computation") */
 } cache;
 
 struct coalsim_hier {
@@ -29,34 +31,57 @@ struct coalsim_hier {
     uint64_t tick;
 };
 
+/* X % C->sets, exactly, for any 64-bit X. */
+static unsigned set_of(const cache *c, uint64_t x)
+{
+    __uint128_t low = c->m * x;
+    __uint128_t bottom = ((low & UINT64_MAX) * c->sets) >> 64, top = (low >> 64) * c->sets;
+    return (unsigned)((bottom + top) >> 64);
+}
+
 static int cache_init(cache *c, uint64_t bytes, unsigned ways)
 {
     uint64_t lines = bytes / 128;
     c->ways = ways ? ways : 1;
     c->sets = (unsigned)(lines / c->ways ? lines / c->ways : 1);
-    c->w = calloc((size_t)c->sets * c->ways, sizeof *c->w);
-    return c->w ? 0 : -1;
+    c->m = ((__uint128_t)UINT64_MAX << 64 | UINT64_MAX) / c->sets + 1;
+    size_t n = (size_t)c->sets * c->ways;
+    c->tag = calloc(n, sizeof *c->tag);
+    c->lru = calloc(n, sizeof *c->lru);
+    c->valid = calloc(n, 1);
+    c->dirty = calloc(n, 1);
+    return c->tag && c->lru && c->valid && c->dirty ? 0 : -1;
 }
 
-/* The way holding LINE, or NULL. */
-static way *lookup(cache *c, uint64_t line)
+static void cache_free(cache *c)
 {
-    way *set = &c->w[(line % c->sets) * c->ways];
+    free(c->tag);
+    free(c->lru);
+    free(c->valid);
+    free(c->dirty);
+}
+
+/* The way (an index into the cache's arrays) holding LINE in its set
+ * starting at BASE, or -1. */
+static long lookup(const cache *c, size_t base, uint64_t line)
+{
+    const uint64_t *t = c->tag + base;
     for (unsigned i = 0; i < c->ways; i++)
-        if (set[i].tag == line + 1) return &set[i];
-    return NULL;
+        if (t[i] == line + 1) return (long)(base + i);
+    return -1;
 }
 
-/* A way for LINE, evicting the least recently used; *victim gets the evicted
- * way's contents (tag 0 if it was empty). */
-static way *allocate(cache *c, uint64_t line, way *victim)
+/* A way for LINE in the set at BASE, evicting the least recently used (the
+ * first such); the victim's dirty bits go to *dirty (0 if it was empty). */
+static size_t allocate(cache *c, size_t base, uint64_t line, unsigned *dirty)
 {
-    way *set = &c->w[(line % c->sets) * c->ways], *v = &set[0];
-    for (unsigned i = 1; i < c->ways; i++)
-        if (set[i].lru < v->lru) v = &set[i];
-    *victim = *v;
-    memset(v, 0, sizeof *v);
-    v->tag = line + 1;
+    size_t v = base;
+    for (size_t i = base + 1; i < base + c->ways; i++)
+        if (c->lru[i] < c->lru[v]) v = i;
+    *dirty = c->tag[v] ? c->dirty[v] : 0;
+    c->tag[v] = line + 1;
+    c->lru[v] = 0;
+    c->valid[v] = c->dirty[v] = 0;
     return v;
 }
 
@@ -79,82 +104,139 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
 void coalsim_hier_free(coalsim_hier *h)
 {
     if (!h) return;
-    for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) free(h->l1[i].w);
+    for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) cache_free(&h->l1[i]);
     free(h->l1);
-    free(h->l2.w);
+    cache_free(&h->l2);
     free(h);
 }
 
-/* One 32-byte sector through L2: a hit, or a miss fetched from DRAM. */
-static void l2_access(coalsim_hier *h, uint64_t sector, int store, coalsim_hier_counts *c)
+/* A request's sectors in the order its lanes first touch them, with where
+ * their lines live.  Lines in a row are looked up once: nothing else can
+ * move a line between two sectors of it in one request. */
+typedef struct {
+    uint64_t sector;
+    size_t base1, base2;    /* first way of its line's set in L1 and L2 */
+    int new_line;           /* the sector before was of another line */
+} sector_at;
+
+/* One 32-byte sector through L2 (its line's way there in *W2, -1 if not
+ * looked up yet): a hit, or a miss fetched from DRAM. */
+static void l2_access(coalsim_hier *h, const sector_at *sa, long *w2, int store, coalsim_hier_counts *c)
 {
-    uint64_t line = sector / 4;
-    unsigned bit = 1u << (sector % 4);
-    way *w = lookup(&h->l2, line), victim;
+    cache *l2 = &h->l2;
+    uint64_t line = sa->sector / 4;
+    unsigned bit = 1u << (sa->sector % 4);
+    long w = *w2;
     c->l2_sectors++;
-    if (!w) {
-        w = allocate(&h->l2, line, &victim);
-        if (victim.tag) c->dram_write += 32u * (unsigned)popcount32(victim.dirty);
+    if (w < 0) {
+        w = lookup(l2, sa->base2, line);
+        if (w < 0) {
+            unsigned dirty;
+            w = (long)allocate(l2, sa->base2, line, &dirty);
+            c->dram_write += 32u * popcount32(dirty);
+        }
+        *w2 = w;
     }
-    w->lru = ++h->tick;
+    l2->lru[w] = ++h->tick;
     if (store) {
-        w->valid |= bit;
-        w->dirty |= bit;
+        l2->valid[w] |= (unsigned char)bit;
+        l2->dirty[w] |= (unsigned char)bit;
         return;
     }
-    if (w->valid & bit) {
+    if (l2->valid[w] & bit) {
         c->l2_hits++;
         return;
     }
     /* fetch granularity: the aligned FETCH bytes around the sector */
-    unsigned per = h->cfg.fetch / 32, first = (unsigned)(sector % 4) / per * per;
-    for (unsigned s = first; s < first + per; s++) w->valid |= 1u << s;
+    unsigned per = h->cfg.fetch / 32, first = (unsigned)(sa->sector % 4) / per * per;
+    for (unsigned s = first; s < first + per; s++) l2->valid[w] |= (unsigned char)(1u << s);
     c->dram_read += h->cfg.fetch;
+}
+
+/* The request's distinct sectors in the order its lanes first touch them. */
+static unsigned sectors_of(const coalsim_request *r, sector_at *sec)
+{
+    unsigned n = 0;
+    int rising = 1;                              /* sec[] ascending so far: a larger one is new */
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (uint64_t s = r->addr[l] / 32; s <= (r->addr[l] + r->size - 1) / 32; s++) {
+            if (n && s == sec[n - 1].sector) continue;   /* lanes in a row share sectors */
+            unsigned k = n;
+            if (!rising || (n && s < sec[n - 1].sector))
+                for (k = 0; k < n && sec[k].sector != s; k++) {}
+            if (k < n || n == COALSIM_MAX_WARP * 2) continue;
+            rising &= !n || s > sec[n - 1].sector;
+            sec[n++].sector = s;
+        }
+    }
+    return n;
+}
+
+/* Where each sector's line lives, and the memory for it asked for ahead:
+ * a scattered request's lines are in sets far apart. */
+static void locate(const coalsim_hier *h, const cache *l1, sector_at *sec, unsigned n)
+{
+    const cache *l2 = &h->l2;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t line = sec[k].sector / 4;
+        sec[k].new_line = !k || line != sec[k - 1].sector / 4;
+        if (!sec[k].new_line) {
+            sec[k].base1 = sec[k - 1].base1, sec[k].base2 = sec[k - 1].base2;
+            continue;
+        }
+        sec[k].base1 = (size_t)set_of(l1, line) * l1->ways;
+        sec[k].base2 = (size_t)set_of(l2, line) * l2->ways;
+        __builtin_prefetch(&l1->tag[sec[k].base1]);
+        __builtin_prefetch(&l1->lru[sec[k].base1], 1);
+        __builtin_prefetch(&l1->valid[sec[k].base1], 1);
+        __builtin_prefetch(&l2->tag[sec[k].base2]);
+        __builtin_prefetch(&l2->tag[sec[k].base2 + l2->ways - 1]);
+        __builtin_prefetch(&l2->lru[sec[k].base2], 1);
+        __builtin_prefetch(&l2->lru[sec[k].base2 + l2->ways - 1], 1);
+        __builtin_prefetch(&l2->valid[sec[k].base2], 1);
+    }
 }
 
 void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c)
 {
     if (!coalsim_space_has_sectors(r->space)) return;
     cache *l1 = &h->l1[r->block % h->cfg.sms];
-    /* the request's distinct sectors, in lane order */
-    uint64_t sec[COALSIM_MAX_WARP * 2];
-    unsigned n = 0;
-    for (uint32_t m = r->active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        for (uint64_t s = r->addr[l] / 32; s <= (r->addr[l] + r->size - 1) / 32; s++) {
-            unsigned k;
-            for (k = 0; k < n && sec[k] != s; k++) {}
-            if (k == n && n < COALSIM_MAX_WARP * 2) sec[n++] = s;
-        }
-    }
+    sector_at sec[COALSIM_MAX_WARP * 2];
+    unsigned n = sectors_of(r, sec);
+    locate(h, l1, sec, n);
+    long w = -1, w2 = -1;                        /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
     for (unsigned k = 0; k < n; k++) {
-        uint64_t line = sec[k] / 4;
-        unsigned bit = 1u << (sec[k] % 4);
-        way *w = lookup(l1, line), victim;
+        uint64_t line = sec[k].sector / 4;
+        unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
+        if (sec[k].new_line) w = lookup(l1, sec[k].base1, line), w2 = -1;
         c->l1_sectors++;
         if (r->op != COALSIM_LD) {
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
-            if (w) w->valid &= (unsigned char)~bit;
-            l2_access(h, sec[k], 1, c);
+            if (w >= 0) l1->valid[w] &= (unsigned char)~bit;
+            l2_access(h, &sec[k], &w2, 1, c);
             continue;
         }
-        if (w && (w->valid & bit)) {
+        if (w >= 0 && (l1->valid[w] & bit)) {
             c->l1_hits++;
-            w->lru = ++h->tick;
+            l1->lru[w] = ++h->tick;
             continue;
         }
-        if (!w) w = allocate(l1, line, &victim);
-        w->valid |= bit;
-        w->lru = ++h->tick;
-        l2_access(h, sec[k], 0, c);
+        if (w < 0) {
+            unsigned dirty;                      /* L1 lines are never dirty */
+            w = (long)allocate(l1, sec[k].base1, line, &dirty);
+        }
+        l1->valid[w] |= bit;
+        l1->lru[w] = ++h->tick;
+        l2_access(h, &sec[k], &w2, 0, c);
     }
 }
 
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h)
 {
     uint64_t d = 0;
-    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * (unsigned)popcount32(h->l2.w[i].dirty);
+    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * popcount32(h->l2.dirty[i]);
     return d;
 }
 

@@ -23,6 +23,28 @@ typedef struct {
     unsigned bank;
 } phase_cost;
 
+static uint32_t lane_mask(unsigned lo, unsigned hi)
+{
+    uint64_t m = ((uint64_t)1 << hi) - ((uint64_t)1 << lo);
+    return (uint32_t)m;
+}
+
+/* X / D and X % D for the D of a shared-memory geometry: a shift and a mask
+ * when D is a power of two (every checked arch), a division otherwise. */
+typedef struct {
+    uint64_t d;
+    unsigned sh;
+    int pow2;
+} divisor;
+
+static divisor divisor_of(uint64_t d)
+{
+    return (divisor){d, (unsigned)__builtin_ctzll(d ? d : 1), d && !(d & (d - 1))};
+}
+
+static inline uint64_t dv(uint64_t x, divisor d) { return d.pow2 ? x >> d.sh : x / d.d; }
+static inline uint64_t md(uint64_t x, divisor d) { return d.pow2 ? x & (d.d - 1) : x % d.d; }
+
 /* Cost of lanes [lo, hi) of r: the most distinct rows any one bank is asked
  * for.  Each bank keeps a chain of the rows seen so far (usually one), so the
  * work is linear in the lanes unless they conflict.  Works for any 64-bit
@@ -33,17 +55,30 @@ static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned
     unsigned char next[MAXKEYS], count[64];
     unsigned char head[64];               /* chain start + 1 per bank, 0 = empty */
     unsigned n = 0;
-    unsigned word = a->bank_mode / 8;     /* bytes per bank step */
-    uint64_t words_per_row = (uint64_t)a->banks * a->bank_width / word;
+    divisor word = divisor_of(a->bank_mode / 8);                  /* bytes per bank step */
+    divisor banks = divisor_of(a->banks);
+    divisor per_row = divisor_of((uint64_t)a->banks * a->bank_width / word.d);   /* bank words a row */
     phase_cost c = {0, 0};
+    /* lanes of one bank word each, all on different banks: no conflict, and
+     * the worst bank is the first one (the rule below gives the same) */
+    uint64_t seen = 0;
+    int distinct = 1;
+    for (uint32_t m = r->active & lane_mask(lo, hi); m && distinct; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t w = dv(r->addr[l], word);
+        unsigned bank = (unsigned)md(w, banks);
+        distinct = w == dv(r->addr[l] + r->size - 1, word) && !(seen >> bank & 1);
+        seen |= (uint64_t)1 << bank;
+    }
+    if (distinct) return seen ? (phase_cost){1, (unsigned)__builtin_ctzll(seen)} : c;
     memset(head, 0, a->banks);
     memset(count, 0, a->banks);
-    for (unsigned l = lo; l < hi; l++) {
-        if (!(r->active >> l & 1)) continue;
-        uint64_t last = (r->addr[l] + r->size - 1) / word;
-        for (uint64_t w = r->addr[l] / word; w <= last && n < MAXKEYS; w++) {
-            unsigned bank = (unsigned)(w % a->banks);
-            uint64_t rw = w / words_per_row;
+    for (uint32_t m = r->active & lane_mask(lo, hi); m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t last = dv(r->addr[l] + r->size - 1, word);
+        for (uint64_t w = dv(r->addr[l], word); w <= last && n < MAXKEYS; w++) {
+            unsigned bank = (unsigned)md(w, banks);
+            uint64_t rw = dv(w, per_row);
             unsigned k = head[bank];
             while (k && row[k - 1] != rw) k = next[k - 1];
             if (k) continue;                                  /* row already counted */
@@ -80,12 +115,6 @@ static unsigned lanes_per_phase(const coalsim_arch *a, const coalsim_request *r)
     return lanes ? lanes : 1;
 }
 
-static uint32_t lane_mask(unsigned lo, unsigned hi)
-{
-    uint64_t m = ((uint64_t)1 << hi) - ((uint64_t)1 << lo);
-    return (uint32_t)m;
-}
-
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
     unsigned step = lanes_per_phase(a, r);
@@ -95,7 +124,7 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     unsigned group = fermi16 ? 2 * step : step;
     *out = (coalsim_result){0};
 
-    out->active_threads = (unsigned)popcount32(r->active);
+    out->active_threads = popcount32(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     for (unsigned lo = 0; lo < a->warp_size; lo += group) {
         unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;
