@@ -217,6 +217,167 @@ START_TEST(test_sketch_divergence_and_return_follow_simt_lanes)
 }
 END_TEST
 
+
+/* The requests of TEXT (32-lane warps), as "LABEL:active" lines in BUF. */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} listing;
+
+static int list_request(void *ctx, const coalsim_request *r)
+{
+    listing *o = ctx;
+    if (!o->cap) return 0;
+    int n = snprintf(o->buf + o->len, o->cap - o->len, "%s:%08x:%llx\n", r->label, r->active,
+                     (unsigned long long)r->addr[__builtin_ctz(r->active)]);
+    if (n > 0 && (size_t)n < o->cap - o->len) o->len += (size_t)n;
+    return 0;
+}
+
+static const char *requests_of(const char *text, char *buf, size_t cap)
+{
+    char err[600];
+    listing o = {buf, 0, cap};
+    buf[0] = '\0';
+    coalsim_sketch *sk = coalsim_sketch_compile(text, "k.sketch", NULL, err, sizeof err);
+    ck_assert_msg(sk != NULL, "%s", err);
+    coalsim_sketch_opts opts = {.warp_size = 32};
+    ck_assert_msg(coalsim_sketch_run(sk, &opts, (coalsim_sink){list_request, &o}, err, sizeof err) == 0, "%s", err);
+    coalsim_sketch_free(sk);
+    return buf;
+}
+
+START_TEST(test_for_steps_multiply_divide_and_shift_as_in_cuda)
+{
+    static char a[1 << 14], b[1 << 14];
+    const char *head = "block 128\nshared int smem[128]\ntid = threadIdx.x\n";
+    char x[1024], y[1024];
+    /* s >>= 1 and s /= 2: the tree reduction, as the loop unrolled by hand */
+    snprintf(x, sizeof x, "%sfor (s = blockDim.x / 2; s > 0; s >>= 1)\nif (tid < s)\nld smem[tid + s]\nend\nend\n", head);
+    snprintf(y, sizeof y, "%s", head);
+    for (int s = 64; s > 0; s /= 2)
+        snprintf(y + strlen(y), sizeof y - strlen(y), "if (tid < %d)\nld smem[tid + %d]\nend\n", s, s);
+    ck_assert_str_eq(requests_of(x, a, sizeof a), requests_of(y, b, sizeof b));
+    snprintf(x, sizeof x, "%sfor (s = 64; s > 0; s /= 2)\nif (tid < s)\nld smem[tid + s]\nend\nend\n", head);
+    ck_assert_str_eq(requests_of(x, a, sizeof a), b);
+    /* s *= 2 and s <<= 1: the interleaved pairs */
+    snprintf(x, sizeof x, "%sfor (s = 1; s < blockDim.x; s *= 2)\nif (tid %% (2 * s) == 0)\nld smem[tid + s]\nend\nend\n",
+             head);
+    snprintf(y, sizeof y, "%s", head);
+    for (int s = 1; s < 128; s *= 2)
+        snprintf(y + strlen(y), sizeof y - strlen(y), "if (tid %% %d == 0)\nld smem[tid + %d]\nend\n", 2 * s, s);
+    ck_assert_str_eq(requests_of(x, a, sizeof a), requests_of(y, b, sizeof b));
+    snprintf(x, sizeof x, "%sfor (s = 1; s < blockDim.x; s <<= 1)\nif (tid %% (2 * s) == 0)\nld smem[tid + s]\nend\nend\n",
+             head);
+    ck_assert_str_eq(requests_of(x, a, sizeof a), b);
+}
+END_TEST
+
+START_TEST(test_a_step_that_never_ends_the_loop_is_an_error_naming_its_line)
+{
+    const char *end = "\nld x[s & 63]\nend\n";
+    char text[256];
+    static const char *const steps[] = {"s = 1; s < 64; s *= 1", "s = 0; s < 10; s /= 2", "s = 0; s < 10; s <<= 0",
+                                        "s = -1; s < 0; s >>= 1", "s = 0; s < 1; s += 0"};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        snprintf(text, sizeof text, "block 32\nglobal int x[64]\n\nfor (%s)%s", steps[i], end);
+        char err[600], buf[64];
+        coalsim_sketch *sk = coalsim_sketch_compile(text, "k.sketch", NULL, err, sizeof err);
+        ck_assert_msg(sk != NULL, "%s", err);
+        listing o = {buf, 0, 0};                 /* the requests are not kept */
+        coalsim_sketch_opts opts = {.warp_size = 32};
+        ck_assert_int_eq(coalsim_sketch_run(sk, &opts, (coalsim_sink){list_request, &o}, err, sizeof err), -1);
+        coalsim_sketch_free(sk);
+        ck_assert_str_eq(err, "k.sketch:4: the loop runs more than a million times in one warp");
+    }
+}
+END_TEST
+
+START_TEST(test_for_step_errors_name_the_step_operator)
+{
+    ck_assert_str_eq(sketch_error("block 4\nfor (s = 8; s > 0; s /= threadIdx.x)\nend\n"),
+                     "k.sketch:2:22: division by zero (thread 0 of block 0)");
+    ck_assert_str_eq(sketch_error("block 4\nfor (s = 1; s > 0; s <<= 64)\nend\n"), "k.sketch:2:22: shift by 64");
+    ck_assert_str_eq(sketch_error("block 4\nfor (s = 1; s > 0; s %= 2)\nend\n"),
+                     "k.sketch:2:22: the step must be 's += EXPR' (or -=, *=, /=, <<=, >>=)");
+    ck_assert_str_eq(sketch_error("block 4\nfor (s = 1; s > 0; t *= 2)\nend\n"),
+                     "k.sketch:2:21: the step must be 's += EXPR' (or -=, *=, /=, <<=, >>=)");
+}
+END_TEST
+
+START_TEST(test_params_are_constants_that_no_statement_assigns)
+{
+    ck_assert_str_eq(sketch_error("param n = 4\nfor (n = 0; n < 4; n += 1)\nend\n"), "k.sketch:2:1: 'n' is a param");
+    ck_assert_str_eq(sketch_error("n = 3\nparam n = 4\n"), "k.sketch:1:1: 'n' is a param");
+    ck_assert_str_eq(sketch_error("param n = 4\nn = 3\n"), "k.sketch:2:1: 'n' is a param");
+}
+END_TEST
+
+/* The analysis of a sketch on 1, 2 and 5 threads, with and without a cache
+ * model (in order, or merged): the same accesses, counts and first lines. */
+START_TEST(test_sketch_on_several_threads_gives_the_analysis_of_one)
+{
+    const char *text = "param n = 300\ngrid n\nblock 96\nglobal float x[n * 96]\nshared float t[96]\n"
+                       "i = blockIdx.x * blockDim.x + threadIdx.x\nif (blockIdx.x % 7 == 3)\nld x[i] as rare\nend\n"
+                       "for (k = 0; k < blockIdx.x % 5; k += 1)\nst t[(threadIdx.x * 3 + k) % 96]\nend\nld x[n * 96 - 1 - i]\n";
+    char err[600];
+    coalsim_sketch *sk = coalsim_sketch_compile(text, "k.sketch", NULL, err, sizeof err);
+    ck_assert_msg(sk != NULL, "%s", err);
+    coalsim_hier_cfg hcfg;
+    coalsim_hier_preset("hopper", &hcfg);
+    for (int hier = 0; hier < 2; hier++) {
+        coalsim_analysis *an[3];
+        unsigned threads[3] = {1, 2, 5};
+        for (int k = 0; k < 3; k++) {
+            coalsim_analysis_cfg cfg = {.arch = arch_of("hopper"), .hier = hier ? &hcfg : NULL};
+            an[k] = coalsim_analysis_new(&cfg);
+            coalsim_sketch_opts o = {.warp_size = 32, .threads = threads[k]};
+            ck_assert_msg(coalsim_sketch_analyse(sk, &o, an[k], &cfg, err, sizeof err) == 0, "%s", err);
+        }
+        for (int k = 1; k < 3; k++) {
+            const coalsim_stats *p = coalsim_analysis_stats(an[0]), *q = coalsim_analysis_stats(an[k]);
+            ck_assert_uint_eq(coalsim_stats_count(p), coalsim_stats_count(q));
+            for (size_t i = 0; i < coalsim_stats_count(p); i++) {
+                const coalsim_access *x = coalsim_stats_get(p, i), *y = coalsim_stats_get(q, i);
+                ck_assert_str_eq(x->label, y->label);
+                ck_assert_uint_eq(x->first_line, y->first_line);
+                ck_assert_uint_eq(x->requests, y->requests);
+                ck_assert_uint_eq(x->sectors, y->sectors);
+                ck_assert_uint_eq(x->wavefronts, y->wavefronts);
+                ck_assert_uint_eq(x->sample.line, y->sample.line);
+                ck_assert_uint_eq(x->hier.l2_sectors, y->hier.l2_sectors);
+                ck_assert_uint_eq(x->hier.dram_read, y->hier.dram_read);
+            }
+        }
+        ck_assert_uint_eq(coalsim_stats_get(coalsim_analysis_stats(an[0]), 0)->first_line, 2);
+        for (int k = 0; k < 3; k++) coalsim_analysis_free(an[k]);
+    }
+    coalsim_sketch_free(sk);
+}
+END_TEST
+
+/* The record limit falls where one thread would meet it, on any number. */
+START_TEST(test_sketch_record_limit_names_the_same_statement_on_several_threads)
+{
+    const char *text = "grid 64\nblock 64\nglobal float x[4096]\nglobal float y[4096]\n"
+                       "i = blockIdx.x * blockDim.x + threadIdx.x\nld x[i]\nif (blockIdx.x > 40)\nld y[i]\nend\n";
+    char err[600], first[600] = "";
+    coalsim_sketch *sk = coalsim_sketch_compile(text, "k.sketch", NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(sk);
+    for (unsigned t = 1; t <= 4; t++) {
+        coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+        coalsim_analysis *an = coalsim_analysis_new(&cfg);
+        coalsim_sketch_opts o = {.warp_size = 32, .threads = t, .max_records = 64 * 41 + 100};
+        ck_assert_int_eq(coalsim_sketch_analyse(sk, &o, an, &cfg, err, sizeof err), -1);
+        if (t == 1) snprintf(first, sizeof first, "%s", err);
+        ck_assert_str_eq(err, first);
+        coalsim_analysis_free(an);
+    }
+    ck_assert_str_eq(first, "k.sketch:8: the sketch makes more than 2724 records");
+    coalsim_sketch_free(sk);
+}
+END_TEST
+
 Suite *make_sketch_suite(void)
 {
     Suite *s = suite_create("sketch");
@@ -224,9 +385,16 @@ Suite *make_sketch_suite(void)
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_every_seed_sketch_gives_the_trace_captured_on_the_gpu);
     tcase_add_test(c, test_sketch_divergence_and_return_follow_simt_lanes);
+    tcase_add_test(c, test_for_steps_multiply_divide_and_shift_as_in_cuda);
+    tcase_add_test(c, test_sketch_on_several_threads_gives_the_analysis_of_one);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
+    tcase_set_timeout(l, 60);
     tcase_add_test(l, test_sketch_errors_name_the_line_and_column);
+    tcase_add_test(l, test_a_step_that_never_ends_the_loop_is_an_error_naming_its_line);
+    tcase_add_test(l, test_for_step_errors_name_the_step_operator);
+    tcase_add_test(l, test_params_are_constants_that_no_statement_assigns);
+    tcase_add_test(l, test_sketch_record_limit_names_the_same_statement_on_several_threads);
     suite_add_tcase(s, l);
     return s;
 }
