@@ -31,12 +31,12 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c textwrite.c sketch_l
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c progress.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c parallel.c advise.c convert.c progress.c pipeline.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c \
            tests/check_sketch_oracle.c tests/sketch_oracle.c tests/hier_oracle.c \
-           tests/smem_oracle.c tests/check_alloc.c
+           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)

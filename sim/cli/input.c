@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "input.h"
+#include "pipeline.h"
 #include "progress.h"
 
 #ifdef COALSIM_ZLIB
@@ -99,17 +100,22 @@ typedef struct {
     uint64_t n;
 } watched;
 
+/* Show how far the reader is (on the thread that reads). */
+static void tick(void *ctx)
+{
+    watched *w = ctx;
+    long long at = -1;
+#ifdef COALSIM_ZLIB
+    if (w->in->gz) at = (long long)gzoffset(w->in->gz);
+#endif
+    if (!w->in->gz) at = (long long)ftello(w->in->fp);
+    if (at >= 0) progress_update(w->pg, (uint64_t)at, (uint64_t)w->in->size);
+}
+
 static int put_watched(void *ctx, const coalsim_request *r)
 {
     watched *w = ctx;
-    if ((++w->n & 4095) == 0) {
-        long long at = -1;
-#ifdef COALSIM_ZLIB
-        if (w->in->gz) at = (long long)gzoffset(w->in->gz);
-#endif
-        if (!w->in->gz) at = (long long)ftello(w->in->fp);
-        if (at >= 0) progress_update(w->pg, (uint64_t)at, (uint64_t)w->in->size);
-    }
+    if ((++w->n & 4095) == 0) tick(w);
     return w->inner.put(w->inner.ctx, r);
 }
 
@@ -129,11 +135,17 @@ int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *c
     }
     progress_start(&pg, in->name, "MB", 1 << 20);
     watched w = {coalsim_analysis_sink(an), in, &pg, 0};
-    coalsim_sink sink = pg.on && in->size > 0 ? (coalsim_sink){put_watched, &w} : coalsim_analysis_sink(an);
-    rc = coalsim_reader_drain(in->rd, sink);
+    int watch = pg.on && in->size > 0;
+    unsigned long line = 0;
+    if (threads > 1) {                           /* read and model on a second thread */
+        rc = pipeline_drain(in->rd, an, &cfg->arch, watch ? tick : NULL, &w, &line);
+    } else {
+        rc = coalsim_reader_drain(in->rd, watch ? (coalsim_sink){put_watched, &w} : coalsim_analysis_sink(an));
+        line = coalsim_reader_line(in->rd);
+    }
     progress_end(&pg);
     if (rc < 0) fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in->rd));
-    else if (rc > 0) fprintf(stderr, "coalsim: %s:%lu: %s\n", in->name, coalsim_reader_line(in->rd), coalsim_analysis_error(an));
+    else if (rc > 0) fprintf(stderr, "coalsim: %s:%lu: %s\n", in->name, line, coalsim_analysis_error(an));
     return rc ? -1 : 0;
 }
 

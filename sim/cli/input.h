@@ -21,9 +21,9 @@ typedef struct {
  * reader).  0, or -1 after printing "coalsim: PATH: why" on stderr. */
 int input_open(input *in, const char *path, unsigned warp_size, const char *const *sets);
 
-/* Read IN into AN (made from CFG), or run the sketch's blocks into it on
- * THREADS threads; a progress line on a terminal.  0, or -1 after printing
- * "coalsim: PATH:LINE: why". */
+/* Read IN into AN (made from CFG), on a second thread if THREADS > 1, or
+ * run the sketch's blocks into it on THREADS threads; a progress line on a
+ * terminal.  0, or -1 after printing "coalsim: PATH:LINE: why". */
 int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, unsigned threads);
 
 /* Run the sketch of IN into SINK, requests grouped by WARP_SIZE lanes as its

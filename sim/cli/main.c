@@ -126,20 +126,21 @@ static int is_sketch(const char *path)
     return n >= 7 && !strcmp(path + n - 7, ".sketch");
 }
 
-/* Threads for PATH: --threads, else every core for a sketch (its blocks run
- * apart; the requests reach the analysis in order where that matters) and
- * for a text file of 32 MiB or more. */
+static unsigned all_cores(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+}
+
+/* Threads to split the text file PATH across: --threads, else every core
+ * for a file of 32 MiB or more; 1 when requests must stay in order. */
 static unsigned threads_for(const config *cf, const char *path)
 {
     struct stat sb;
-    if (is_sketch(path) && cf->threads) return (unsigned)cf->threads;
-    if (!is_sketch(path)) {
-        if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
-        if (cf->threads) return (unsigned)cf->threads;
-        if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+    if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
+    if (cf->threads) return (unsigned)cf->threads;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    return all_cores();
 }
 
 /* What the per-request callback needs: the options and where to write. */
@@ -213,7 +214,9 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->html && !(ec.keep = calloc(1, sizeof *ec.keep))) goto oom;
     if (!(an = coalsim_analysis_new(&acfg))) goto oom;
     if (cf->per_request && cf->fmt == COALSIM_TEXT) fprintf(out, "Requests of %s\n", name);
-    if (input_analyse(&in, an, &acfg, threads_for(cf, path)) != 0) {
+    /* a sketch's blocks on every core (its requests reach the analysis in
+     * order where that matters); a trace read on a thread of its own */
+    if (input_analyse(&in, an, &acfg, cf->threads ? (unsigned)cf->threads : all_cores()) != 0) {
         status = EXIT_INPUT;
         goto done;
     }

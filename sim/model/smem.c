@@ -46,48 +46,64 @@ static inline uint64_t dv(uint64_t x, divisor d) { return d.pow2 ? x >> d.sh : x
 static inline uint64_t md(uint64_t x, divisor d) { return d.pow2 ? x & (d.d - 1) : x % d.d; }
 
 /* Cost of lanes [lo, hi) of r: the most distinct rows any one bank is asked
- * for.  Each bank keeps a chain of the rows seen so far (usually one), so the
- * work is linear in the lanes unless they conflict.  Works for any 64-bit
- * address (the reader already limits shared ones to 4 GiB). */
+ * for, and the lowest bank asked for that many.  Two common cases are
+ * counted directly: every bank word on a bank of its own (no conflict), and
+ * every one on the same bank (a column: its distinct rows).  Otherwise the
+ * (bank, row) pairs go into a small hash set, so the work stays linear in
+ * the lanes even when they all conflict.  Works for any 64-bit address (the
+ * reader already limits shared ones to 4 GiB). */
 static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
 {
-    uint64_t row[MAXKEYS];
-    unsigned char next[MAXKEYS], count[64];
-    unsigned char head[64];               /* chain start + 1 per bank, 0 = empty */
-    unsigned n = 0;
     divisor word = divisor_of(a->bank_mode / 8);                  /* bytes per bank step */
     divisor banks = divisor_of(a->banks);
     divisor per_row = divisor_of((uint64_t)a->banks * a->bank_width / word.d);   /* bank words a row */
-    phase_cost c = {0, 0};
-    /* lanes of one bank word each, all on different banks: no conflict, and
-     * the worst bank is the first one (the rule below gives the same) */
-    uint64_t seen = 0;
-    int distinct = 1;
-    for (uint32_t m = r->active & lane_mask(lo, hi); m && distinct; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t w = dv(r->addr[l], word);
-        unsigned bank = (unsigned)md(w, banks);
-        distinct = w == dv(r->addr[l] + r->size - 1, word) && !(seen >> bank & 1);
-        seen |= (uint64_t)1 << bank;
-    }
-    if (distinct) return seen ? (phase_cost){1, (unsigned)__builtin_ctzll(seen)} : c;
-    memset(head, 0, a->banks);
-    memset(count, 0, a->banks);
-    for (uint32_t m = r->active & lane_mask(lo, hi); m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t last = dv(r->addr[l] + r->size - 1, word);
-        for (uint64_t w = dv(r->addr[l], word); w <= last && n < MAXKEYS; w++) {
-            unsigned bank = (unsigned)md(w, banks);
-            uint64_t rw = dv(w, per_row);
-            unsigned k = head[bank];
-            while (k && row[k - 1] != rw) k = next[k - 1];
-            if (k) continue;                                  /* row already counted */
-            row[n] = rw;
-            next[n] = head[bank];
-            head[bank] = (unsigned char)++n;
-            unsigned ways = ++count[bank];
-            if (ways > c.ways || (ways == c.ways && bank < c.bank)) c.ways = ways, c.bank = bank;
+    uint64_t row[MAXKEYS], seen = 0;
+    unsigned char bank_of[MAXKEYS];
+    unsigned n = 0, distinct = 1, one_bank = 1;
+    uint32_t lanes = r->active & lane_mask(lo, hi);
+    if (word.pow2 && banks.pow2 && per_row.pow2 && r->size <= word.d) {
+        /* every checked arch, lanes of one bank word: shifts and masks only */
+        unsigned wsh = word.sh, rsh = per_row.sh, bmask = (unsigned)banks.d - 1;
+        for (uint32_t m = lanes; m; m &= m - 1, n++) {
+            uint64_t w = r->addr[__builtin_ctz(m)] >> wsh;
+            unsigned bank = (unsigned)w & bmask;
+            row[n] = w >> rsh;
+            bank_of[n] = (unsigned char)bank;
+            distinct &= !(seen >> bank & 1);
+            seen |= (uint64_t)1 << bank;
         }
+        for (unsigned i = 1; i < n; i++) one_bank &= bank_of[i] == bank_of[0];
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t last = dv(r->addr[l] + r->size - 1, word);
+            for (uint64_t w = dv(r->addr[l], word); w <= last && n < MAXKEYS; w++, n++) {
+                unsigned bank = (unsigned)md(w, banks);
+                row[n] = dv(w, per_row);
+                bank_of[n] = (unsigned char)bank;
+                distinct &= !(seen >> bank & 1);
+                one_bank &= bank == bank_of[0];
+                seen |= (uint64_t)1 << bank;
+            }
+        }
+    }
+    if (!n) return (phase_cost){0, 0};
+    if (distinct) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
+    if (one_bank) return (phase_cost){uniq_count(row, n), bank_of[0]};
+    phase_cost c = {0, 0};
+    uint64_t trow[2 * MAXKEYS];
+    unsigned char tbank[2 * MAXKEYS], used[2 * MAXKEYS], count[64];
+    unsigned size = n <= 32 ? 64 : 2 * MAXKEYS;   /* a power of two, at least twice the pairs */
+    memset(used, 0, size);
+    memset(count, 0, a->banks);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned bank = bank_of[i];
+        unsigned h = (unsigned)(((row[i] * 0x9e3779b97f4a7c15ull) >> 56) ^ bank) & (size - 1);
+        while (used[h] && (trow[h] != row[i] || tbank[h] != bank)) h = (h + 1) & (size - 1);
+        if (used[h]) continue;                                /* row already counted */
+        used[h] = 1, trow[h] = row[i], tbank[h] = (unsigned char)bank;
+        unsigned ways = ++count[bank];
+        if (ways > c.ways || (ways == c.ways && bank < c.bank)) c.ways = ways, c.bank = bank;
     }
     return c;
 }

@@ -5,11 +5,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "coalsim.h"
 
-/* Distinct values among k[0..n), n <= 32: one pass if they come in order
- * (the common case), else a small hash set. */
+/* Distinct values among k[0..n), n <= 128: one pass if they come in order
+ * (the common case), else a small hash set (at most half full). */
 static inline unsigned uniq_count(const uint64_t *k, unsigned n)
 {
     unsigned sorted = 1, c = n ? 1 : 0;
@@ -18,12 +19,14 @@ static inline unsigned uniq_count(const uint64_t *k, unsigned n)
         for (unsigned i = 1; i < n; i++) c += k[i] != k[i - 1];
         return c;
     }
-    uint64_t tab[64];
-    unsigned char used[64] = {0};
+    uint64_t tab[256];
+    unsigned char used[256];
+    unsigned bits = n <= 32 ? 6 : 8, mask = (1u << bits) - 1;
+    memset(used, 0, mask + 1);
     c = 0;
     for (unsigned i = 0; i < n; i++) {
-        unsigned h = (unsigned)((k[i] * 0x9e3779b97f4a7c15ull) >> 58);
-        while (used[h] && tab[h] != k[i]) h = (h + 1) & 63;
+        unsigned h = (unsigned)((k[i] * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+        while (used[h] && tab[h] != k[i]) h = (h + 1) & mask;
         if (!used[h]) used[h] = 1, tab[h] = k[i], c++;
     }
     return c;
