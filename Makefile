@@ -27,7 +27,7 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c binwrite.c textwrite.c sketch_lex.c sketch_expr.c sketch_parse.c \
-               sketch_code.c sketch_run.c sketch.c grid.c)
+               sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)

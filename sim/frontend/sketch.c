@@ -83,6 +83,10 @@ static double now_s(void)
 int coalsim_sketch_run(const coalsim_sketch *sk, const coalsim_sketch_opts *o, coalsim_sink sink, char *err,
                        size_t cap)
 {
+    if (o->warp_size > COALSIM_MAX_WARP) {
+        snprintf(err, cap, "%s: warp size %u (at most %d)", sk->name, o->warp_size, COALSIM_MAX_WARP);
+        return -1;
+    }
     sk_worker *w = sk_worker_new(sk, o->warp_size, o->max_records);
     if (!w) {
         oom(sk->name, err, cap);
@@ -121,6 +125,10 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
                            const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     unsigned threads = o->threads ? o->threads : 1;
+    if (o->warp_size > COALSIM_MAX_WARP) {
+        snprintf(err, cap, "%s: warp size %u (at most %d)", sk->name, o->warp_size, COALSIM_MAX_WARP);
+        return -1;
+    }
     sk_worker **w = calloc(threads, sizeof *w);
     int rc = w ? 0 : -1;
     for (unsigned t = 0; t < threads && rc == 0; t++)
@@ -140,8 +148,19 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
         for (unsigned t = 0; t < threads; t++) made += sk_worker_records(w[t]);
         if (threads > 1 && o->max_records && made > o->max_records) {
             coalsim_sketch_opts again = *o;
+            char why[600];
             again.progress = NULL;
-            if (coalsim_sketch_run(sk, &again, (coalsim_sink){discard, NULL}, err, cap) != 0) rc = -1;
+            if (coalsim_sketch_run(sk, &again, (coalsim_sink){discard, NULL}, why, sizeof why) != 0) {
+                snprintf(err, cap, "%s", why);
+                rc = -1;
+            }
+        }
+        /* the analysis's own errors ("out of memory") name the sketch too */
+        size_t n = strlen(sk->name);
+        if (rc != 0 && (strncmp(err, sk->name, n) != 0 || err[n] != ':')) {
+            char why[600];
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, cap, "%s: %s", sk->name, why);
         }
     }
     for (unsigned t = 0; w && t < threads; t++) sk_worker_free(w[t]);

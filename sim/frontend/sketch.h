@@ -43,11 +43,21 @@ typedef struct sk_expr {
     int line, col;
 } sk_expr;
 
-/* ---- vector code (sketch_code.c) ---- */
+/* ---- vector code (sketch_code.c, run by sketch_vm.c) ---- */
 
-/* One operation on slots (32-lane vectors of the worker, see sk_slots): d =
- * a OP b (c: the third operand of SEL; for MPUSH, the mask slot and the op
- * after the matching MPOP). */
+enum {                          /* operations */
+    OP_NEG, OP_NOT, OP_LNOT,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_SHL, OP_SHR,
+    OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR,
+    OP_LAND, OP_LOR, OP_SEL,
+    OP_DIVP2, OP_MODP2,          /* by 1 << c: shifts */
+    OP_MPUSH_NZ, OP_MPUSH_Z, OP_MPOP,
+};
+
+/* One operation on slots (32-lane vectors of the worker, see sk_slots):
+ * d = a OP b; SEL: d = a ? b : c; DIVP2, MODP2: by 1 << c; MPUSH: mask slot
+ * c keeps the mask, narrowed by a, and b is its MPOP (where to go when no
+ * lane is left); MPOP: the mask back from slot c. */
 typedef struct {
     uint32_t op, d, a, b, c;
 } sk_op;
@@ -169,7 +179,7 @@ typedef struct {
  * outside 0..63). */
 int sk_eval(const sk_view *v, const sk_expr *e, int lane, int64_t *out, sk_err *er);
 
-/* ---- compiler and vector machine (sketch_code.c) ---- */
+/* ---- compiler (sketch_code.c) and vector machine (sketch_vm.c) ---- */
 
 /* Compile every statement's expressions.  0, or -1 after sk_fail. */
 int sk_compile(coalsim_sketch *sk, sk_err *er);

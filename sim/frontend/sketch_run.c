@@ -215,7 +215,8 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
         for (uint32_t m = mask; m; m &= m - 1) {
             int l = __builtin_ctz(m);
             if (s->addr[l] > 0xffffffffull - (a->size - 1))
-                return sk_fail(&w->er, t->line, 0, "shared address 0x%llx is beyond the 4 GiB shared window (thread %u of block %lld)",
+                return sk_fail(&w->er, t->line, 0,
+                               "shared address 0x%llx is beyond the 4 GiB shared window (thread %u of block %lld)",
                                (unsigned long long)s->addr[l], w->tid0 + (unsigned)l, (long long)w->block);
         }
     s->op = t->op, s->space = a->space, s->size = a->size, s->label = t->ulabel;
