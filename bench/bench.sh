@@ -23,25 +23,31 @@ cc -O2 -o build/addloop bench/addloop.c
 cc -O2 -Iinclude -o build/readspeed bench/readspeed.c build/libcoalsim.a -lm -lpthread
 cores=$(nproc)
 echo "machine: $cores cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
-echo "date: $(date -u +%Y-%m-%d), $runs runs each, medians"
+echo "date: $(date -u +%Y-%m-%d), $runs runs each, medians; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# measure LABEL UNITS UNIT COMMAND...: median wall seconds of RUNS runs, UNITS
-# (records, accesses) a second, peak RSS; the median goes to build/bench.LABEL
+# measure LABEL UNITS UNIT COMMAND...: median wall seconds of RUNS runs (the
+# clock around /usr/bin/time, for milliseconds), UNITS (records, accesses) a
+# second, median CPU seconds (user + system: the load of other processes
+# shows in wall time more than in it), peak RSS; the median wall goes to
+# build/bench.LABEL
 measure() {
     label=$1 units=$2 unit=$3
     shift 3
     : > build/bench.times
     i=0
     while [ $i -lt "$runs" ]; do
-        /usr/bin/time -f "%e %M" -o build/bench.one "$@" > /dev/null
-        cat build/bench.one >> build/bench.times
+        t0=$(date +%s%N)
+        /usr/bin/time -f "%U %S %M" -o build/bench.one "$@" > /dev/null
+        t1=$(date +%s%N)
+        echo "$(( (t1 - t0) / 1000 )) $(cat build/bench.one)" >> build/bench.times
         i=$((i + 1))
     done
-    t=$(cut -d' ' -f1 build/bench.times | median)
-    m=$(cut -d' ' -f2 build/bench.times | sort -n | tail -1)
-    awk -v l="$label" -v t="$t" -v m="$m" -v r="$units" -v u="$unit" 'BEGIN {
-        printf "%-34s median %7.3f s  %8.1f M %s/s  peak RSS %7.1f MB\n", l, t, (t > 0 ? r / t / 1e6 : 0), u, m / 1024 }'
-    echo "$t" > "build/bench.$(echo "$label" | tr ' /' '__')"
+    t=$(awk '{print $1 / 1e6}' build/bench.times | median)
+    c=$(awk '{print $2 + $3}' build/bench.times | median)
+    m=$(cut -d' ' -f4 build/bench.times | sort -n | tail -1)
+    awk -v l="$label" -v t="$t" -v c="$c" -v m="$m" -v r="$units" -v u="$unit" 'BEGIN {
+        printf "%-28s %8.3f s %9.1f M %s/s   CPU %7.2f s   peak RSS %7.1f MB\n", l, t, (t > 0 ? r / t / 1e6 : 0), u, c, m / 1024 }'
+    echo "$t" > "build/bench.$(echo "$label" | tr ' /()' '____')"
 }
 ratio() {   # TEXT A B: A / B of two medians
     awk -v t="$1" -v a="$(cat "build/bench.$2")" -v b="$(cat "build/bench.$3")" 'BEGIN { printf "%s: %.2fx\n", t, a / b }'
@@ -86,12 +92,12 @@ case " $parts " in *" add "*)
     measure "coalsim add --threads 1" "$accesses" accesses build/coalsim --threads 1 $add
     # shellcheck disable=SC2086
     measure "coalsim add --threads $cores" "$accesses" accesses build/coalsim --threads "$cores" $add
-    ratio "add --threads 1 / C loop" "coalsim_add_--threads_1" "C_loop_(bench_addloop.c)"
-    ratio "add --threads $cores / C loop" "coalsim_add_--threads_$cores" "C_loop_(bench_addloop.c)" ;;
+    ratio "add --threads 1 / C loop" "coalsim_add_--threads_1" "C_loop__bench_addloop.c_"
+    ratio "add --threads $cores / C loop" "coalsim_add_--threads_$cores" "C_loop__bench_addloop.c_" ;;
 esac
 
 case " $parts " in *" full "*)
-    echo "== full-size sketches, --hier --profile gpu/profiles/h100.txt, --threads $cores (gpu/join_dram.py's sizes)"
+    echo "== full-size sketches, --hier --profile gpu/profiles/h100.txt, every core (gpu/join_dram.py's sizes)"
     while read -r name file sets; do
         case "$name" in ''|'#'*) continue ;; esac
         args=""

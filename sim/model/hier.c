@@ -6,23 +6,32 @@
  * Loads allocate in L1 and L2; stores write through L1, dropping the sector
  * there, and allocate in L2 without fetching.
  *
- * Laid out for speed (the rules are those of tests/hier_oracle.c): a set's
- * tags side by side, its set found by a multiplication instead of a
- * division, and a line looked up once for the sectors of it that follow one
- * another in a request. */
+ * Laid out for speed (the rules are those of tests/hier_oracle.c): a set in
+ * one block of memory, found by multiplications instead of a division and
+ * asked for ahead, and a line looked up once for the sectors of it that
+ * follow one another in a request. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coalsim.h"
 #include "popcount.h"
 
+/* A cache: SETS sets of WAYS ways, each set one block of memory (the ways'
+ * tags, then their last uses, then their valid and dirty sector bits), so
+ * that looking a line up and updating it touch neighbouring cache lines. */
 typedef struct {
-    uint64_t *tag;          /* line + 1 (0 = empty), SETS x WAYS */
-    uint64_t *lru;          /* last use (a tick) */
-    unsigned char *valid, *dirty;   /* sector bits */
+    uint64_t *mem;
+    size_t stride;          /* uint64_t's of a set */
     unsigned sets, ways;
     __uint128_t m;          /* for line % sets (Lemire, Kaser and Kurz, "Faster remainder by direct computation") */
 } cache;
+
+/* The parts of the set S: tag (line + 1, 0 = empty), last use (a tick),
+ * valid and dirty sector bits. */
+#define TAG(c, s) (s)
+#define LRU(c, s) ((s) + (c)->ways)
+#define VALID(c, s) ((unsigned char *)((s) + 2 * (c)->ways))
+#define DIRTY(c, s) (VALID(c, s) + (c)->ways)
 
 struct coalsim_hier {
     coalsim_hier_cfg cfg;
@@ -31,12 +40,13 @@ struct coalsim_hier {
     uint64_t tick;
 };
 
-/* X % C->sets, exactly, for any 64-bit X. */
-static unsigned set_of(const cache *c, uint64_t x)
+/* The set of LINE, found by computing LINE % sets exactly for any 64-bit
+ * LINE with multiplications. */
+static uint64_t *set_of(const cache *c, uint64_t line)
 {
-    __uint128_t low = c->m * x;
+    __uint128_t low = c->m * line;
     __uint128_t bottom = ((low & UINT64_MAX) * c->sets) >> 64, top = (low >> 64) * c->sets;
-    return (unsigned)((bottom + top) >> 64);
+    return c->mem + (size_t)((bottom + top) >> 64) * c->stride;
 }
 
 static int cache_init(cache *c, uint64_t bytes, unsigned ways)
@@ -45,44 +55,34 @@ static int cache_init(cache *c, uint64_t bytes, unsigned ways)
     c->ways = ways ? ways : 1;
     c->sets = (unsigned)(lines / c->ways ? lines / c->ways : 1);
     c->m = ((__uint128_t)UINT64_MAX << 64 | UINT64_MAX) / c->sets + 1;
-    size_t n = (size_t)c->sets * c->ways;
-    c->tag = calloc(n, sizeof *c->tag);
-    c->lru = calloc(n, sizeof *c->lru);
-    c->valid = calloc(n, 1);
-    c->dirty = calloc(n, 1);
-    return c->tag && c->lru && c->valid && c->dirty ? 0 : -1;
+    c->stride = 2 * (size_t)c->ways + (2 * (size_t)c->ways + 7) / 8;
+    c->mem = calloc((size_t)c->sets * c->stride, sizeof *c->mem);
+    return c->mem ? 0 : -1;
 }
 
-static void cache_free(cache *c)
-{
-    free(c->tag);
-    free(c->lru);
-    free(c->valid);
-    free(c->dirty);
-}
+static void cache_free(cache *c) { free(c->mem); }
 
-/* The way (an index into the cache's arrays) holding LINE in its set
- * starting at BASE, or -1. */
-static long lookup(const cache *c, size_t base, uint64_t line)
+/* The way of set S holding LINE, or -1. */
+static int lookup(const cache *c, const uint64_t *s, uint64_t line)
 {
-    const uint64_t *t = c->tag + base;
     for (unsigned i = 0; i < c->ways; i++)
-        if (t[i] == line + 1) return (long)(base + i);
+        if (TAG(c, s)[i] == line + 1) return (int)i;
     return -1;
 }
 
-/* A way for LINE in the set at BASE, evicting the least recently used (the
- * first such); the victim's dirty bits go to *dirty (0 if it was empty). */
-static size_t allocate(cache *c, size_t base, uint64_t line, unsigned *dirty)
+/* A way of set S for LINE, evicting the least recently used (the first
+ * such); the victim's dirty bits go to *dirty (0 if it was empty). */
+static int allocate(const cache *c, uint64_t *s, uint64_t line, unsigned *dirty)
 {
-    size_t v = base;
-    for (size_t i = base + 1; i < base + c->ways; i++)
-        if (c->lru[i] < c->lru[v]) v = i;
-    *dirty = c->tag[v] ? c->dirty[v] : 0;
-    c->tag[v] = line + 1;
-    c->lru[v] = 0;
-    c->valid[v] = c->dirty[v] = 0;
-    return v;
+    const uint64_t *lru = LRU(c, s);
+    unsigned v = 0;
+    for (unsigned i = 1; i < c->ways; i++)
+        if (lru[i] < lru[v]) v = i;
+    *dirty = TAG(c, s)[v] ? DIRTY(c, s)[v] : 0;
+    TAG(c, s)[v] = line + 1;
+    LRU(c, s)[v] = 0;
+    VALID(c, s)[v] = DIRTY(c, s)[v] = 0;
+    return (int)v;
 }
 
 coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
@@ -115,41 +115,41 @@ void coalsim_hier_free(coalsim_hier *h)
  * move a line between two sectors of it in one request. */
 typedef struct {
     uint64_t sector;
-    size_t base1, base2;    /* first way of its line's set in L1 and L2 */
+    uint64_t *set1, *set2;  /* its line's set in L1 and L2 */
     int new_line;           /* the sector before was of another line */
 } sector_at;
 
 /* One 32-byte sector through L2 (its line's way there in *W2, -1 if not
  * looked up yet): a hit, or a miss fetched from DRAM. */
-static void l2_access(coalsim_hier *h, const sector_at *sa, long *w2, int store, coalsim_hier_counts *c)
+static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, coalsim_hier_counts *c)
 {
-    cache *l2 = &h->l2;
-    uint64_t line = sa->sector / 4;
-    unsigned bit = 1u << (sa->sector % 4);
-    long w = *w2;
+    const cache *l2 = &h->l2;
+    uint64_t *s = sa->set2, line = sa->sector / 4;
+    unsigned char bit = (unsigned char)(1u << (sa->sector % 4));
+    int w = *w2;
     c->l2_sectors++;
     if (w < 0) {
-        w = lookup(l2, sa->base2, line);
+        w = lookup(l2, s, line);
         if (w < 0) {
             unsigned dirty;
-            w = (long)allocate(l2, sa->base2, line, &dirty);
+            w = allocate(l2, s, line, &dirty);
             c->dram_write += 32u * popcount32(dirty);
         }
         *w2 = w;
     }
-    l2->lru[w] = ++h->tick;
+    LRU(l2, s)[w] = ++h->tick;
     if (store) {
-        l2->valid[w] |= (unsigned char)bit;
-        l2->dirty[w] |= (unsigned char)bit;
+        VALID(l2, s)[w] |= bit;
+        DIRTY(l2, s)[w] |= bit;
         return;
     }
-    if (l2->valid[w] & bit) {
+    if (VALID(l2, s)[w] & bit) {
         c->l2_hits++;
         return;
     }
     /* fetch granularity: the aligned FETCH bytes around the sector */
     unsigned per = h->cfg.fetch / 32, first = (unsigned)(sa->sector % 4) / per * per;
-    for (unsigned s = first; s < first + per; s++) l2->valid[w] |= (unsigned char)(1u << s);
+    for (unsigned k = first; k < first + per; k++) VALID(l2, s)[w] |= (unsigned char)(1u << k);
     c->dram_read += h->cfg.fetch;
 }
 
@@ -182,61 +182,59 @@ static void locate(const coalsim_hier *h, const cache *l1, sector_at *sec, unsig
         uint64_t line = sec[k].sector / 4;
         sec[k].new_line = !k || line != sec[k - 1].sector / 4;
         if (!sec[k].new_line) {
-            sec[k].base1 = sec[k - 1].base1, sec[k].base2 = sec[k - 1].base2;
+            sec[k].set1 = sec[k - 1].set1, sec[k].set2 = sec[k - 1].set2;
             continue;
         }
-        sec[k].base1 = (size_t)set_of(l1, line) * l1->ways;
-        sec[k].base2 = (size_t)set_of(l2, line) * l2->ways;
-        __builtin_prefetch(&l1->tag[sec[k].base1]);
-        __builtin_prefetch(&l1->lru[sec[k].base1], 1);
-        __builtin_prefetch(&l1->valid[sec[k].base1], 1);
-        __builtin_prefetch(&l2->tag[sec[k].base2]);
-        __builtin_prefetch(&l2->tag[sec[k].base2 + l2->ways - 1]);
-        __builtin_prefetch(&l2->lru[sec[k].base2], 1);
-        __builtin_prefetch(&l2->lru[sec[k].base2 + l2->ways - 1], 1);
-        __builtin_prefetch(&l2->valid[sec[k].base2], 1);
+        sec[k].set1 = set_of(l1, line);
+        sec[k].set2 = set_of(l2, line);
+        for (size_t b = 0; b < l1->stride; b += 8) __builtin_prefetch(sec[k].set1 + b, 1);
+        for (size_t b = 0; b < l2->stride; b += 8) __builtin_prefetch(sec[k].set2 + b, 1);
     }
 }
 
 void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c)
 {
     if (!coalsim_space_has_sectors(r->space)) return;
-    cache *l1 = &h->l1[r->block % h->cfg.sms];
+    const cache *l1 = &h->l1[r->block % h->cfg.sms];
     sector_at sec[COALSIM_MAX_WARP * 2];
     unsigned n = sectors_of(r, sec);
     locate(h, l1, sec, n);
-    long w = -1, w2 = -1;                        /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
+    int w = -1, w2 = -1;                         /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
     for (unsigned k = 0; k < n; k++) {
-        uint64_t line = sec[k].sector / 4;
+        uint64_t line = sec[k].sector / 4, *s = sec[k].set1;
         unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
-        if (sec[k].new_line) w = lookup(l1, sec[k].base1, line), w2 = -1;
+        if (sec[k].new_line) w = lookup(l1, s, line), w2 = -1;
         c->l1_sectors++;
         if (r->op != COALSIM_LD) {
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
-            if (w >= 0) l1->valid[w] &= (unsigned char)~bit;
+            if (w >= 0) VALID(l1, s)[w] &= (unsigned char)~bit;
             l2_access(h, &sec[k], &w2, 1, c);
             continue;
         }
-        if (w >= 0 && (l1->valid[w] & bit)) {
+        if (w >= 0 && (VALID(l1, s)[w] & bit)) {
             c->l1_hits++;
-            l1->lru[w] = ++h->tick;
+            LRU(l1, s)[w] = ++h->tick;
             continue;
         }
         if (w < 0) {
             unsigned dirty;                      /* L1 lines are never dirty */
-            w = (long)allocate(l1, sec[k].base1, line, &dirty);
+            w = allocate(l1, s, line, &dirty);
         }
-        l1->valid[w] |= bit;
-        l1->lru[w] = ++h->tick;
+        VALID(l1, s)[w] |= bit;
+        LRU(l1, s)[w] = ++h->tick;
         l2_access(h, &sec[k], &w2, 0, c);
     }
 }
 
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h)
 {
+    const cache *l2 = &h->l2;
     uint64_t d = 0;
-    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * popcount32(h->l2.dirty[i]);
+    for (unsigned set = 0; set < l2->sets; set++) {
+        const uint64_t *s = l2->mem + (size_t)set * l2->stride;
+        for (unsigned k = 0; k < l2->ways; k++) d += 32u * popcount32(DIRTY(l2, s)[k]);
+    }
     return d;
 }
 
