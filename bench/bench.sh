@@ -4,6 +4,7 @@
 # ratio to a reference run in the same session.  Run on an idle machine.
 #   usage: bench/bench.sh [RECORDS] [RUNS]
 #   BENCH_PARTS="text binary add full" picks parts (default: all four)
+#   COALSIM=PATH times another coalsim (an older build, for a comparison)
 #   1. text:   a generated mixed trace of RECORDS records, coalsim beside wc -l
 #   2. binary: the same trace converted with coalsim convert; the reader alone
 #   3. add:    examples/sketches/add.sketch at 65536 x 256 (50 M accesses) on
@@ -17,6 +18,7 @@ records=${1:-10000000}
 runs=${2:-5}
 parts=${BENCH_PARTS:-text binary add full}
 make -s build/coalsim build/libcoalsim.a
+coalsim=${COALSIM:-build/coalsim}
 mkdir -p build
 cc -O2 -o build/gentrace bench/gentrace.c
 cc -O2 -o build/addloop bench/addloop.c
@@ -67,8 +69,8 @@ esac
 case " $parts " in *" text "*)
     echo "== text trace"
     measure "wc -l" "$records" records wc -l "$trace"
-    measure "coalsim --threads 1" "$records" records build/coalsim --threads 1 "$trace"
-    measure "coalsim --threads $cores" "$records" records build/coalsim --threads "$cores" "$trace"
+    measure "coalsim --threads 1" "$records" records "$coalsim" --threads 1 "$trace"
+    measure "coalsim --threads $cores" "$records" records "$coalsim" --threads "$cores" "$trace"
     ratio "coalsim --threads 1 / wc -l" "coalsim_--threads_1" "wc_-l"
     build/readspeed "$trace" "$runs" ;;
 esac
@@ -78,7 +80,8 @@ case " $parts " in *" binary "*)
     build/coalsim convert "$trace" "$trace.bin"
     echo "binary: $(wc -c < "$trace.bin") bytes ($(awk -v a="$(wc -c < "$trace")" -v b="$(wc -c < "$trace.bin")" 'BEGIN { printf "%.1f", a / b }')x smaller)"
     cat "$trace.bin" > /dev/null
-    measure "coalsim (binary)" "$records" records build/coalsim "$trace.bin"
+    measure "coalsim (binary)" "$records" records "$coalsim" "$trace.bin"
+    measure "coalsim --threads 1 (binary)" "$records" records "$coalsim" --threads 1 "$trace.bin"
     build/readspeed "$trace.bin" "$runs" ;;
 esac
 
@@ -89,9 +92,9 @@ case " $parts " in *" add "*)
     build/addloop 65536 256
     measure "C loop (bench/addloop.c)" "$accesses" accesses build/addloop 65536 256
     # shellcheck disable=SC2086
-    measure "coalsim add --threads 1" "$accesses" accesses build/coalsim --threads 1 $add
+    measure "coalsim add --threads 1" "$accesses" accesses "$coalsim" --threads 1 $add
     # shellcheck disable=SC2086
-    measure "coalsim add --threads $cores" "$accesses" accesses build/coalsim --threads "$cores" $add
+    measure "coalsim add --threads $cores" "$accesses" accesses "$coalsim" --threads "$cores" $add
     ratio "add --threads 1 / C loop" "coalsim_add_--threads_1" "C_loop__bench_addloop.c_"
     ratio "add --threads $cores / C loop" "coalsim_add_--threads_$cores" "C_loop__bench_addloop.c_" ;;
 esac
@@ -105,6 +108,6 @@ case " $parts " in *" full "*)
         # shellcheck disable=SC2086
         accesses=$(build/coalsim --json $args "$file" | python3 -c 'import json,sys; print(sum(a["active_threads"] for a in json.load(sys.stdin)["accesses"]))')
         # shellcheck disable=SC2086
-        measure "$name" "$accesses" accesses build/coalsim --hier --profile gpu/profiles/h100.txt $args "$file"
+        measure "$name" "$accesses" accesses "$coalsim" --hier --profile gpu/profiles/h100.txt $args "$file"
     done < bench/fullsize.list ;;
 esac
