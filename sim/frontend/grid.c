@@ -13,7 +13,7 @@
 #define ORDERED_CHUNK_BLOCKS 64  /* ordered: blocks a chunk holds at most (its requests wait in memory) */
 #define MAX_CHUNKS (1u << 20)
 #define AHEAD_PER_THREAD 8       /* ordered: chunks a worker may run ahead of the consumer */
-#define MAX_KEPT ((size_t)64 << 20)   /* ordered: bytes of requests waiting, beyond which only the chunk
+#define MAX_KEPT ((size_t)16 << 20)   /* ordered: bytes of requests waiting, beyond which only the chunk
                                          the consumer needs next is started */
 
 /* A kept request: its fixed part and what the model made of it (workers

@@ -50,12 +50,12 @@ enum {                          /* operations */
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_SHL, OP_SHR,
     OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR,
     OP_LAND, OP_LOR, OP_SEL,
-    OP_DIVP2, OP_MODP2,          /* by 1 << c: shifts */
+    OP_DIVP2, OP_MODP2, OP_MULP2,   /* by 1 << c: shifts */
     OP_MPUSH_NZ, OP_MPUSH_Z, OP_MPOP,
 };
 
 /* One operation on slots (32-lane vectors of the worker, see sk_slots):
- * d = a OP b; SEL: d = a ? b : c; DIVP2, MODP2: by 1 << c; MPUSH: mask slot
+ * d = a OP b; SEL: d = a ? b : c; DIVP2, MODP2, MULP2: by 1 << c; MPUSH: mask slot
  * c keeps the mask, narrowed by a, and b is its MPOP (where to go when no
  * lane is left); MPOP: the mask back from slot c. */
 typedef struct {
@@ -121,15 +121,18 @@ struct coalsim_sketch {
     int64_t (*konst)[SK_W];       /* constants, broadcast */
     uint32_t nkonst, capkonst;
     uint32_t ntemps, nmasks;      /* temporaries and mask slots a worker needs */
+    uint32_t nuni;                /* slots of values the same in every lane of a block */
+    sk_code prologue;             /* computes them, at each block's start */
     int64_t (*tid)[3][SK_W];      /* threadIdx of each lane of each warp */
 };
 
 /* Slots the code names: variables, then threadIdx.xyz and blockIdx.xyz,
- * then constants, then temporaries. */
+ * then constants, then temporaries, then the block's uniform values. */
 #define SK_SLOT_TID(sk) ((uint32_t)(sk)->nvars)
 #define SK_SLOT_BID(sk) ((uint32_t)(sk)->nvars + 3)
 #define SK_SLOT_KONST(sk) ((uint32_t)(sk)->nvars + 6)
 #define SK_SLOT_TEMP(sk) ((uint32_t)(sk)->nvars + 6 + (sk)->nkonst)
+#define SK_SLOT_UNI(sk) (SK_SLOT_TEMP(sk) + (sk)->ntemps)
 
 /* ---- errors: "NAME:LINE[:COL]: what is wrong", the first one kept ---- */
 

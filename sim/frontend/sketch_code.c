@@ -13,6 +13,7 @@
 #include "sketch.h"
 
 #define TEMP 0x80000000u       /* a temporary's number while compiling */
+#define UNI 0x40000000u        /* a uniform value's number while compiling */
 #define MAXTEMPS 4096          /* temporaries alive at once: far more than any expression nests */
 
 typedef struct {
@@ -21,14 +22,20 @@ typedef struct {
     unsigned char used[MAXTEMPS];   /* temporaries holding a value still to be read */
     uint32_t masks;            /* mask slots in use */
     int64_t *kval;             /* constants' values, for reuse */
+    sk_op *pro;                /* the block prologue: operations on uniform values */
+    size_t npro, cappro;
 } cc;
 
-/* What an expression compiled to: a constant, or a slot. */
+/* What an expression compiled to: a constant, or a slot; UNI: the same in
+ * every lane of a block (blockIdx, and what is made of it and constants). */
 typedef struct {
     int is_const;
     int64_t k;
     uint32_t slot;
+    int uni;
 } val;
+
+static int uniform(const val *v) { return v->is_const || v->uni; }
 
 static int emit(cc *c, uint32_t op, uint32_t d, uint32_t a, uint32_t b, uint32_t x)
 {
@@ -140,14 +147,47 @@ static int gen_masked(cc *c, const sk_expr *e, uint32_t cond, int nz, val *out)
     return 0;
 }
 
-/* An operation on A (and B) into a new temporary: *OUT. */
+/* OP on uniform operands A, B (slots), X as a value of the block prologue,
+ * shared with an identical one there: *OUT. */
+static int hoist(cc *c, uint32_t op, uint32_t a, uint32_t b, uint32_t x, val *out)
+{
+    for (size_t i = 0; i < c->npro; i++)
+        if (c->pro[i].op == op && c->pro[i].a == a && c->pro[i].b == b && c->pro[i].c == x)
+            return *out = (val){0, 0, c->pro[i].d, 1}, 0;
+    if (c->npro == c->cappro) {
+        size_t cap = c->cappro ? 2 * c->cappro : 16;
+        sk_op *pro = realloc(c->pro, cap * sizeof *pro);
+        if (!pro) return sk_fail(c->er, 0, 0, "out of memory");
+        c->pro = pro;
+        c->cappro = cap;
+    }
+    uint32_t d = UNI | c->sk->nuni++;
+    c->pro[c->npro++] = (sk_op){op, d, a, b, x};
+    return *out = (val){0, 0, d, 1}, 0;
+}
+
+/* An operation that cannot fail: all but / % << >>, which cannot either by
+ * a constant that works. */
+static int cannot_fail(uint32_t op, const val *b)
+{
+    if (op == OP_DIV || op == OP_MOD) return b && b->is_const && b->k != 0;
+    if (op == OP_SHL || op == OP_SHR) return b && b->is_const && (uint64_t)b->k <= 63;
+    return 1;
+}
+
+/* An operation on A (and B) into a new temporary: *OUT.  On uniform
+ * operands it goes to the block prologue instead, if it cannot fail. */
 static int op2(cc *c, const sk_expr *e, uint32_t op, val *a, val *b, uint32_t x, val *out)
 {
     uint32_t d;
+    if (uniform(a) && (!b || uniform(b)) && cannot_fail(op, b)) {
+        if (as_slot(c, a) || (b && as_slot(c, b))) return -1;
+        return hoist(c, op, a->slot, b ? b->slot : a->slot, x, out);
+    }
     if (temp(c, e, &d) || emit(c, op, d, a->slot, b ? b->slot : a->slot, x)) return -1;
     done(c, a);
     if (b) done(c, b);
-    *out = (val){0, 0, d};
+    *out = (val){0, 0, d, 0};
     return 0;
 }
 
@@ -157,12 +197,12 @@ static int gen_logic(cc *c, const sk_expr *e, val *out)
     int is_and = e->op == T_AND;
     if (gen(c, e->a, &a)) return -1;
     if (a.is_const && (is_and ? !a.k : a.k)) {   /* the right side is never evaluated */
-        *out = (val){1, is_and ? 0 : 1, 0};
+        *out = (val){1, is_and ? 0 : 1, 0, 0};
         return 0;
     }
     if (a.is_const) {                            /* the value is the right side's truth */
         if (gen(c, e->b, &b)) return -1;
-        if (b.is_const) return *out = (val){1, b.k != 0, 0}, 0;
+        if (b.is_const) return *out = (val){1, b.k != 0, 0, 0}, 0;
         return op2(c, e, OP_LAND, &b, NULL, 0, out);
     }
     if (gen_masked(c, e->b, a.slot, is_and, &b)) return -1;
@@ -175,37 +215,40 @@ static int gen(cc *c, const sk_expr *e, val *out)
     val a, b, x;
     int64_t k;
     switch (e->kind) {
-    case E_NUM: return *out = (val){1, e->num, 0}, 0;
+    case E_NUM: return *out = (val){1, e->num, 0, 0}, 0;
     case E_VAR:
-        if (sk->is_param[e->var]) return *out = (val){1, sk->param[e->var], 0}, 0;
-        return *out = (val){0, 0, (uint32_t)e->var}, 0;
+        if (sk->is_param[e->var]) return *out = (val){1, sk->param[e->var], 0, 0}, 0;
+        return *out = (val){0, 0, (uint32_t)e->var, 0}, 0;
     case E_BUILTIN:
-        if (e->var < B_BID) return *out = (val){0, 0, SK_SLOT_TID(sk) + (uint32_t)e->var}, 0;
-        if (e->var < B_BDIM) return *out = (val){0, 0, SK_SLOT_BID(sk) + (uint32_t)(e->var - B_BID)}, 0;
-        return *out = (val){1, e->var < B_GDIM ? sk->block[e->var - B_BDIM] : sk->grid[e->var - B_GDIM], 0}, 0;
+        if (e->var < B_BID) return *out = (val){0, 0, SK_SLOT_TID(sk) + (uint32_t)e->var, 0}, 0;
+        if (e->var < B_BDIM) return *out = (val){0, 0, SK_SLOT_BID(sk) + (uint32_t)(e->var - B_BID), 1}, 0;
+        return *out = (val){1, e->var < B_GDIM ? sk->block[e->var - B_BDIM] : sk->grid[e->var - B_GDIM], 0, 0}, 0;
     case E_UN:
         if (gen(c, e->a, &a)) return -1;
-        if (a.is_const && fold(c, e, &a, NULL, &k)) return *out = (val){1, k, 0}, 0;
+        if (a.is_const && fold(c, e, &a, NULL, &k)) return *out = (val){1, k, 0, 0}, 0;
         if (e->op == '+') return *out = a, 0;
         return op2(c, e, e->op == '-' ? OP_NEG : e->op == '~' ? OP_NOT : OP_LNOT, &a, NULL, 0, out);
     case E_COND: {
         if (gen(c, e->a, &a)) return -1;
         if (a.is_const) return gen(c, a.k ? e->b : e->c, out);
         uint32_t d;
-        if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b) || temp(c, e, &d) ||
-            emit(c, OP_SEL, d, a.slot, x.slot, b.slot))
-            return -1;
+        if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b)) return -1;
+        if (uniform(&a) && uniform(&x) && uniform(&b)) return hoist(c, OP_SEL, a.slot, x.slot, b.slot, out);
+        if (temp(c, e, &d) || emit(c, OP_SEL, d, a.slot, x.slot, b.slot)) return -1;
         done(c, &a), done(c, &x), done(c, &b);
-        return *out = (val){0, 0, d}, 0;
+        return *out = (val){0, 0, d, 0}, 0;
     }
     default: break;
     }
     if (e->op == T_AND || e->op == T_OR) return gen_logic(c, e, out);
     if (gen(c, e->a, &a) || gen(c, e->b, &b)) return -1;
-    if (a.is_const && b.is_const && fold(c, e, &a, &b, &k)) return *out = (val){1, k, 0}, 0;
+    if (a.is_const && b.is_const && fold(c, e, &a, &b, &k)) return *out = (val){1, k, 0, 0}, 0;
     if (as_slot(c, &a)) return -1;
-    if ((e->op == '/' || e->op == '%') && b.is_const && b.k > 0 && !(b.k & (b.k - 1)))   /* by a power of two */
-        return op2(c, e, e->op == '/' ? OP_DIVP2 : OP_MODP2, &a, NULL, (uint32_t)__builtin_ctzll((uint64_t)b.k), out);
+    if ((e->op == '/' || e->op == '%' || e->op == '*') && b.is_const && b.k > 0 && !(b.k & (b.k - 1)))   /* by 2^k */
+        return op2(c, e, e->op == '/' ? OP_DIVP2 : e->op == '%' ? OP_MODP2 : OP_MULP2, &a, NULL,
+                   (uint32_t)__builtin_ctzll((uint64_t)b.k), out);
+    if (e->op == '*' && a.is_const && a.k > 0 && !(a.k & (a.k - 1)) && !b.is_const)   /* 2^k * x */
+        return op2(c, e, OP_MULP2, &b, NULL, (uint32_t)__builtin_ctzll((uint64_t)a.k), out);
     if (as_slot(c, &b)) return -1;
     return op2(c, e, binop(e->op), &a, &b, 0, out);
 }
@@ -225,6 +268,7 @@ static int compile_expr(cc *c, const sk_expr *e, sk_code *code)
 static void relocate(coalsim_sketch *sk, uint32_t *slot)
 {
     if (*slot & TEMP) *slot = SK_SLOT_TEMP(sk) + (*slot & ~TEMP);
+    else if (*slot & UNI) *slot = SK_SLOT_UNI(sk) + (*slot & ~UNI);
 }
 
 /* Mark in READ the variables E reads. */
@@ -288,6 +332,14 @@ int sk_compile(coalsim_sketch *sk, sk_err *er)
                  compile_expr(c, t->step, &t->c_step);
         for (int k = 0; t->kind == S_ACCESS && k < t->nidx && rc == 0; k++) rc = compile_expr(c, t->idx[k], &t->c_idx[k]);
     }
+    /* the block prologue after all statements' code */
+    sk->prologue.first = sk->prologue.end = (uint32_t)sk->ncode;
+    for (size_t i = 0; i < c->npro && rc == 0; i++) {
+        const sk_op *o = &c->pro[i];
+        rc = emit(c, o->op, o->d, o->a, o->b, o->c);
+    }
+    sk->prologue.end = (uint32_t)sk->ncode;
+    free(c->pro);
     free(c->kval);
     free(c);
     if (rc) return -1;

@@ -21,6 +21,7 @@ struct sk_worker {
     sk_err er;
     int64_t (*var)[SK_W];         /* variables, params set once */
     int64_t (*temp)[SK_W];
+    int64_t (*uni)[SK_W];         /* the block prologue's values */
     int64_t bid[3][SK_W];         /* blockIdx, the same in every lane */
     int64_t bidx[3];
     sk_slots slots;
@@ -40,15 +41,16 @@ sk_worker *sk_worker_new(const coalsim_sketch *sk, unsigned warp_size, uint64_t 
 {
     sk_worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
-    uint32_t nslots = SK_SLOT_TEMP(sk) + sk->ntemps;
+    uint32_t nslots = SK_SLOT_UNI(sk) + sk->nuni;
     w->sk = sk;
     w->ws = warp_size;
     w->max_records = max_records;
     w->var = calloc((size_t)sk->nvars + 1, sizeof *w->var);
     w->temp = calloc((size_t)sk->ntemps + 1, sizeof *w->temp);
+    w->uni = calloc((size_t)sk->nuni + 1, sizeof *w->uni);
     w->slots.slot = calloc(nslots, sizeof *w->slots.slot);
     w->slots.mask = calloc((size_t)sk->nmasks + 1, sizeof *w->slots.mask);
-    if (!w->var || !w->temp || !w->slots.slot || !w->slots.mask) {
+    if (!w->var || !w->temp || !w->uni || !w->slots.slot || !w->slots.mask) {
         sk_worker_free(w);
         return NULL;
     }
@@ -60,6 +62,7 @@ sk_worker *sk_worker_new(const coalsim_sketch *sk, unsigned warp_size, uint64_t 
     for (uint32_t k = 0; k < 3; k++) w->slots.slot[SK_SLOT_BID(sk) + k] = w->bid[k];
     for (uint32_t k = 0; k < sk->nkonst; k++) w->slots.slot[SK_SLOT_KONST(sk) + k] = (int64_t *)sk->konst[k];
     for (uint32_t k = 0; k < sk->ntemps; k++) w->slots.slot[SK_SLOT_TEMP(sk) + k] = w->temp[k];
+    for (uint32_t k = 0; k < sk->nuni; k++) w->slots.slot[SK_SLOT_UNI(sk) + k] = w->uni[k];
     w->line = 1;
     return w;
 }
@@ -69,6 +72,7 @@ void sk_worker_free(sk_worker *w)
     if (!w) return;
     free(w->var);
     free(w->temp);
+    free(w->uni);
     free(w->slots.slot);
     free(w->slots.mask);
     free(w);
@@ -319,6 +323,7 @@ int sk_run_block(sk_worker *w, uint64_t b, coalsim_sink sink, char *err, size_t 
     w->bidx[0] = (int64_t)(b % gx), w->bidx[1] = (int64_t)(b / gx % (uint64_t)sk->grid[1]), w->bidx[2] = (int64_t)(b / gxy);
     for (int k = 0; k < 3; k++)
         for (int l = 0; l < SK_W; l++) w->bid[k][l] = w->bidx[k];
+    sk_vm(sk, &w->slots, &sk->prologue, 0xffffffffu);   /* cannot fail: nothing there can */
     for (unsigned wp = 0; wp < sk->warps; wp++) {
         w->tid0 = wp * SK_W;
         unsigned left = sk->threads - w->tid0;

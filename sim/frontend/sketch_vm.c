@@ -57,6 +57,11 @@ static void v_modp2(int64_t *restrict D, const int64_t *restrict A, unsigned k)
     for (int l = 0; l < SK_W; l++) D[l] = (int64_t)(U(A[l]) - (U((int64_t)(U(A[l]) + (U(A[l] >> 63) & bias)) >> k) << k));
 }
 
+static void v_mulp2(int64_t *restrict D, const int64_t *restrict A, unsigned k)
+{
+    for (int l = 0; l < SK_W; l++) D[l] = (int64_t)(U(A[l]) << k);
+}
+
 /* The lanes where X[l] is zero, or outside 0..63. */
 static uint32_t lanes_where_zero(const int64_t *x)
 {
@@ -96,6 +101,7 @@ int sk_vm(const coalsim_sketch *sk, const sk_slots *s, const sk_code *c, uint32_
         case OP_SEL: v_sel(D, A, s->slot[o->b], s->slot[o->c]); break;
         case OP_DIVP2: v_divp2(D, A, o->c); break;
         case OP_MODP2: v_modp2(D, A, o->c); break;
+        case OP_MULP2: v_mulp2(D, A, o->c); break;
         case OP_MPUSH_NZ:
         case OP_MPUSH_Z: {
             uint32_t z = lanes_where_zero(A);

@@ -15,19 +15,24 @@ typedef struct {
 /* Log2 of a power of two (arch.c checks sector and line sizes). */
 static unsigned log2u(unsigned x) { return (unsigned)__builtin_ctz(x); }
 
-/* Count over addresses A[0..n) (non-decreasing) of SIZE-byte lanes. */
+/* Count over addresses A[0..n) (non-decreasing) of SIZE-byte lanes, a run
+ * of contiguous lanes at a time: a run covers the units from its first
+ * byte's to its last byte's, and shares at most its first with the run
+ * before. */
 static units count_sorted(const uint64_t *a, unsigned n, unsigned size, unsigned ssh, unsigned lsh)
 {
     units u = {0, 0, 0};
-    uint64_t prev = 0, last_s = 0, last_l = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t x = a[i], end = x + size - 1;
-        if (i && x == prev) continue;            /* aligned lanes of one size coincide or do not overlap */
-        uint64_t s0 = x >> ssh, s1 = end >> ssh, l0 = x >> lsh, l1 = end >> lsh;
-        u.bytes += size;
-        u.sectors += (unsigned)(s1 - s0) + (!i || s0 != last_s);
-        u.lines += (unsigned)(l1 - l0) + (!i || l0 != last_l);
-        prev = x, last_s = s1, last_l = l1;
+    uint64_t last_s = 0, last_l = 0;
+    for (unsigned i = 0; i < n;) {
+        uint64_t first = a[i], end = first + size;   /* the run's bytes [first, end) */
+        for (i++; i < n && (a[i] == end || a[i] == end - size); i++)   /* contiguous, or the lane before again */
+            if (a[i] == end) end += size;
+        uint64_t s0 = first >> ssh, s1 = (end - 1) >> ssh, l0 = first >> lsh, l1 = (end - 1) >> lsh;
+        int fresh = !u.bytes;
+        u.bytes += (unsigned)(end - first);
+        u.sectors += (unsigned)(s1 - s0) + (fresh || s0 != last_s);
+        u.lines += (unsigned)(l1 - l0) + (fresh || l0 != last_l);
+        last_s = s1, last_l = l1;
     }
     return u;
 }
