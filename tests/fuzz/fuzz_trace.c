@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         coalsim_model(&a, &r, &res);
         require(res.active_threads == (unsigned)__builtin_popcount(r.active));
         require(res.requested_bytes >= r.size && res.requested_bytes <= res.active_threads * r.size);
-        if (r.space == COALSIM_GLOBAL) {
+        if (coalsim_space_has_sectors(r.space)) {   /* global and local (sectors); shared and const (wavefronts) */
             require(res.sectors >= res.ideal_sectors && res.ideal_sectors >= 1);
             require(res.sectors <= res.active_threads * (r.size / a.sector_bytes + 1));
             require(res.lines >= 1 && res.lines <= res.sectors);
