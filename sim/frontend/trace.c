@@ -543,7 +543,8 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         uint64_t limit = r->space == COALSIM_SHARED ? 0xffffffffull - (r->size - 1) : UINT64_MAX - (r->size - 1);
         unsigned sh = kind >> 2 & 7, truncated = 0;
         for (uint32_t m = r->active; m; m &= m - 1) {
-            if (p < end && !(*p & 0x80)) v = *p++;      /* most deltas are one byte */
+            if (p < end && !(*p & 0x80)) v = *p++;      /* most deltas are one or two bytes */
+            else if (end - p > 1 && !(p[1] & 0x80)) v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7, p += 2;
             else if (varint(&p, end, &v) < 0) {
                 truncated = 1;
                 break;

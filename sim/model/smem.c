@@ -61,18 +61,33 @@ static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned
     unsigned char bank_of[MAXKEYS];
     unsigned n = 0, distinct = 1, one_bank = 1;
     uint32_t lanes = r->active & lane_mask(lo, hi);
-    if (word.pow2 && banks.pow2 && per_row.pow2 && r->size <= word.d) {
-        /* every checked arch, lanes of one bank word: shifts and masks only */
+    if (word.pow2 && banks.pow2 && per_row.pow2) {
+        /* every checked arch: shifts and masks only; an aligned lane covers
+         * size / word whole bank words (one if it is no wider than a word).
+         * The banks first: with none asked for twice there is nothing more
+         * to count. */
         unsigned wsh = word.sh, rsh = per_row.sh, bmask = (unsigned)banks.d - 1;
-        for (uint32_t m = lanes; m; m &= m - 1, n++) {
-            uint64_t w = r->addr[__builtin_ctz(m)] >> wsh;
-            unsigned bank = (unsigned)w & bmask;
-            row[n] = w >> rsh;
-            bank_of[n] = (unsigned char)bank;
-            distinct &= !(seen >> bank & 1);
-            seen |= (uint64_t)1 << bank;
+        unsigned words = r->size > word.d ? r->size >> wsh : 1;
+        uint64_t twice = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
+            for (unsigned j = 0; j < words; j++) {
+                uint64_t bit = (uint64_t)1 << ((unsigned)(w0 + j) & bmask);
+                twice |= seen & bit;
+                seen |= bit;
+            }
         }
-        for (unsigned i = 1; i < n; i++) one_bank &= bank_of[i] == bank_of[0];
+        if (!seen) return (phase_cost){0, 0};
+        if (!twice) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
+            for (unsigned j = 0; j < words && n < MAXKEYS; j++, n++) {
+                row[n] = (w0 + j) >> rsh;
+                bank_of[n] = (unsigned char)((unsigned)(w0 + j) & bmask);
+            }
+        }
+        distinct = 0;
+        one_bank = !(seen & (seen - 1));
     } else {
         for (uint32_t m = lanes; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);

@@ -36,6 +36,7 @@ static inline unsigned uniq_count(const uint64_t *k, unsigned n)
  * the lane size, so two lanes' bytes either coincide or do not overlap. */
 static inline unsigned uniq_requested_bytes(const coalsim_request *r)
 {
+    if (r->active == 0xffffffffu) return uniq_count(r->addr, COALSIM_MAX_WARP) * r->size;
     uint64_t k[COALSIM_MAX_WARP];
     unsigned n = 0;
     for (uint32_t m = r->active; m; m &= m - 1) k[n++] = r->addr[__builtin_ctz(m)];
