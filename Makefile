@@ -32,8 +32,8 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c \
             preset.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c \
-               sketch.c grid.c) \
+FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
+               sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c compile.c proc.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c) \
@@ -42,11 +42,12 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsi
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c report_string.c report_source.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
-           tests/check_import.c tests/check_alloc.c
+           tests/check_import.c tests/check_sketch_oracle.c tests/sketch_oracle.c tests/hier_oracle.c \
+           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -161,10 +162,11 @@ build-fuzz/fuzz_trace: tests/fuzz/fuzz_trace.c $(LIB_SRC) include/coalsim.h
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
 	    -o $@ tests/fuzz/fuzz_trace.c $(LIB_SRC) -lm
-build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c $(LIB_SRC) include/coalsim.h
+build-fuzz/fuzz_sketch: tests/fuzz/fuzz_sketch.c tests/sketch_oracle.c tests/sketch_compare.h $(LIB_SRC) \
+                        $(wildcard sim/*.h sim/*/*.h) include/coalsim.h
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim \
-	    -o $@ tests/fuzz/fuzz_sketch.c $(LIB_SRC) -lm
+	$(FUZZ_CC) $(STD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isim -Itests \
+	    -o $@ tests/fuzz/fuzz_sketch.c tests/sketch_oracle.c $(LIB_SRC) -lm -lpthread
 # FUZZ_SECONDS on traces, then a third of it on sketches
 fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
 	@rm -rf build-fuzz/corpus build-fuzz/sketch-corpus && mkdir -p build-fuzz/corpus build-fuzz/sketch-corpus

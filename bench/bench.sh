@@ -1,53 +1,113 @@
 #!/bin/sh
-# coalsim benchmark: generate a large mixed trace, time coalsim on it several
-# times next to `wc -l` on the same file, print medians.
-#   usage: bench/bench.sh [RECORDS] [RUNS]      (make bench)
-# Prints the machine, then per tool: median wall seconds, records/s, MB/s,
-# peak resident memory, and coalsim's ratio to wc -l.  Run on an idle machine.
+# coalsim benchmark (make bench): every measure is the median of RUNS runs of
+# one command (wall seconds, /usr/bin/time), printed with its rate and its
+# ratio to a reference run in the same session.  Run on an idle machine.
+#   usage: bench/bench.sh [RECORDS] [RUNS]
+#   BENCH_PARTS="text binary add full" picks parts (default: all four)
+#   COALSIM=PATH times another coalsim (an older build, for a comparison)
+#   1. text:   a generated mixed trace of RECORDS records, coalsim beside wc -l
+#   2. binary: the same trace converted with coalsim convert; the reader alone
+#   3. add:    examples/sketches/add.sketch at 65536 x 256 (50 M accesses) on
+#              one thread and on every core, beside bench/addloop.c, a C loop
+#              that only makes the same addresses and counts their sectors
+#   4. full:   every sketch of examples/sketches and gpu/sketches at the size
+#              gpu/README.md's validation ran it, with --hier --profile
 set -e
 cd "$(dirname "$0")/.."
 records=${1:-10000000}
 runs=${2:-5}
-make -s build/coalsim
+parts=${BENCH_PARTS:-text binary add full}
+make -s build/coalsim build/libcoalsim.a
+coalsim=${COALSIM:-build/coalsim}
 mkdir -p build
 cc -O2 -o build/gentrace bench/gentrace.c
-trace=${BENCH_TRACE:-build/bench.trace}
-[ -f "$trace" ] && [ "$(cat "$trace.records" 2>/dev/null)" = "$records" ] || {
-    build/gentrace "$records" > "$trace"
-    echo "$records" > "$trace.records"
-}
-bytes=$(wc -c < "$trace")
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
-echo "trace: $trace, $records records, $bytes bytes"
+cc -O2 -o build/addloop bench/addloop.c
+cc -O2 -Iinclude -o build/readspeed bench/readspeed.c build/libcoalsim.a -lm -lpthread
+cores=$(nproc)
+echo "machine: $cores cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
+echo "date: $(date -u +%Y-%m-%d), $runs runs each, medians; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() {   # label, command...: prints median seconds and max RSS (KB)
-    label=$1; shift
+# measure LABEL UNITS UNIT COMMAND...: median wall seconds of RUNS runs (the
+# clock around /usr/bin/time, for milliseconds), UNITS (records, accesses) a
+# second, median CPU seconds (user + system: the load of other processes
+# shows in wall time more than in it), peak RSS; the median wall goes to
+# build/bench.LABEL
+measure() {
+    label=$1 units=$2 unit=$3
+    shift 3
     : > build/bench.times
     i=0
     while [ $i -lt "$runs" ]; do
-        /usr/bin/time -f "%e %M" -o build/bench.one "$@" > /dev/null
-        cat build/bench.one >> build/bench.times
+        t0=$(date +%s%N)
+        /usr/bin/time -f "%U %S %M" -o build/bench.one "$@" > /dev/null
+        t1=$(date +%s%N)
+        echo "$(( (t1 - t0) / 1000 )) $(cat build/bench.one)" >> build/bench.times
         i=$((i + 1))
     done
-    t=$(cut -d' ' -f1 build/bench.times | median)
-    m=$(cut -d' ' -f2 build/bench.times | sort -n | tail -1)
-    awk -v l="$label" -v t="$t" -v m="$m" -v r="$records" -v b="$bytes" 'BEGIN {
-        printf "%-22s median %7.3f s  %8.1f M records/s  %7.1f MB/s  peak RSS %6.1f MB\n",
-               l, t, r / t / 1e6, b / t / 1e6, m / 1024 }'
-    echo "$t" > "build/bench.$label"
+    t=$(awk '{print $1 / 1e6}' build/bench.times | median)
+    c=$(awk '{print $2 + $3}' build/bench.times | median)
+    m=$(cut -d' ' -f4 build/bench.times | sort -n | tail -1)
+    awk -v l="$label" -v t="$t" -v c="$c" -v m="$m" -v r="$units" -v u="$unit" 'BEGIN {
+        printf "%-28s %8.3f s %9.1f M %s/s   CPU %7.2f s   peak RSS %7.1f MB\n", l, t, (t > 0 ? r / t / 1e6 : 0), u, c, m / 1024 }'
+    echo "$t" > "build/bench.$(echo "$label" | tr ' /()' '____')"
 }
-cat "$trace" > /dev/null     # warm the page cache
-measure "wc -l" wc -l "$trace"
-measure "coalsim" build/coalsim --threads 1 "$trace"
-measure "coalsim --threads $(nproc)" build/coalsim --threads "$(nproc)" "$trace"
-awk -v a="$(cat build/bench.coalsim)" -v b="$(cat 'build/bench.wc -l')" \
-    'BEGIN { printf "coalsim / wc -l: %.2fx the time\n", a / b }'
+ratio() {   # TEXT A B: A / B of two medians
+    awk -v t="$1" -v a="$(cat "build/bench.$2")" -v b="$(cat "build/bench.$3")" 'BEGIN { printf "%s: %.2fx\n", t, a / b }'
+}
 
-# the same trace in the binary format: size, coalsim on it, the reader alone
-build/coalsim convert "$trace" "$trace.bin"
-echo "binary: $(wc -c < "$trace.bin") bytes ($(awk -v a="$bytes" -v b="$(wc -c < "$trace.bin")" 'BEGIN { printf "%.1f", a / b }')x smaller)"
-cat "$trace.bin" > /dev/null
-measure "coalsim (binary)" build/coalsim "$trace.bin"
-cc -O2 -Iinclude -o build/readspeed bench/readspeed.c build/libcoalsim.a
-build/readspeed "$trace" "$runs"
-build/readspeed "$trace.bin" "$runs"
+trace=${BENCH_TRACE:-build/bench.trace}
+case " $parts " in *" text "*|*" binary "*)
+    [ -f "$trace" ] && [ "$(cat "$trace.records" 2>/dev/null)" = "$records" ] || {
+        build/gentrace "$records" > "$trace"
+        echo "$records" > "$trace.records"
+    }
+    bytes=$(wc -c < "$trace")
+    echo "trace: $trace, $records records, $bytes bytes"
+    cat "$trace" > /dev/null ;;     # warm the page cache
+esac
+
+case " $parts " in *" text "*)
+    echo "== text trace"
+    measure "wc -l" "$records" records wc -l "$trace"
+    measure "coalsim --threads 1" "$records" records "$coalsim" --threads 1 "$trace"
+    measure "coalsim --threads $cores" "$records" records "$coalsim" --threads "$cores" "$trace"
+    ratio "coalsim --threads 1 / wc -l" "coalsim_--threads_1" "wc_-l"
+    build/readspeed "$trace" "$runs" ;;
+esac
+
+case " $parts " in *" binary "*)
+    echo "== binary trace"
+    build/coalsim convert "$trace" "$trace.bin"
+    echo "binary: $(wc -c < "$trace.bin") bytes ($(awk -v a="$(wc -c < "$trace")" -v b="$(wc -c < "$trace.bin")" 'BEGIN { printf "%.1f", a / b }')x smaller)"
+    cat "$trace.bin" > /dev/null
+    measure "coalsim (binary)" "$records" records "$coalsim" "$trace.bin"
+    measure "coalsim --threads 1 (binary)" "$records" records "$coalsim" --threads 1 "$trace.bin"
+    build/readspeed "$trace.bin" "$runs" ;;
+esac
+
+case " $parts " in *" add "*)
+    echo "== add sketch, 65536 blocks x 256 threads"
+    add="--set blocks=65536 --set threads=256 examples/sketches/add.sketch"
+    accesses=$(build/addloop 65536 256 | cut -d' ' -f1)
+    build/addloop 65536 256
+    measure "C loop (bench/addloop.c)" "$accesses" accesses build/addloop 65536 256
+    # shellcheck disable=SC2086
+    measure "coalsim add --threads 1" "$accesses" accesses "$coalsim" --threads 1 $add
+    # shellcheck disable=SC2086
+    measure "coalsim add --threads $cores" "$accesses" accesses "$coalsim" --threads "$cores" $add
+    ratio "add --threads 1 / C loop" "coalsim_add_--threads_1" "C_loop__bench_addloop.c_"
+    ratio "add --threads $cores / C loop" "coalsim_add_--threads_$cores" "C_loop__bench_addloop.c_" ;;
+esac
+
+case " $parts " in *" full "*)
+    echo "== full-size sketches, --hier --profile gpu/profiles/h100.txt, every core (gpu/join_dram.py's sizes)"
+    while read -r name file sets; do
+        case "$name" in ''|'#'*) continue ;; esac
+        args=""
+        for s in $sets; do args="$args --set $s"; done
+        # shellcheck disable=SC2086
+        accesses=$(build/coalsim --json $args "$file" | python3 -c 'import json,sys; print(sum(a["active_threads"] for a in json.load(sys.stdin)["accesses"]))')
+        # shellcheck disable=SC2086
+        measure "$name" "$accesses" accesses "$coalsim" --hier --profile gpu/profiles/h100.txt $args "$file"
+    done < bench/fullsize.list ;;
+esac

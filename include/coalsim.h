@@ -359,6 +359,8 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
 /* Add SRC's accesses into DST as if SRC's requests had come after DST's: new
  * accesses are appended in SRC's order.  0, or -1 if memory runs out. */
 int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
+/* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
+int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines);
 /* Add DELTA, the hierarchy counts of the request added last, to its access. */
 void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *delta);
 /* The hierarchy counts of all accesses together. */
@@ -444,12 +446,17 @@ void coalsim_analysis_free(coalsim_analysis *an);
 /* Model one request and add it up.  0, or -1 (out of memory, or EACH
  * stopped it): coalsim_analysis_error says which. */
 int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r);
+/* The same for a request already modelled (RES: coalsim_model's result with
+ * AN's arch), by a front end that models on threads of its own. */
+int coalsim_analysis_put_modelled(coalsim_analysis *an, const coalsim_request *r, const coalsim_result *res);
 /* The analysis as a sink for a front end. */
 coalsim_sink coalsim_analysis_sink(coalsim_analysis *an);
 /* Add SRC's totals to DST's as if its requests had come after DST's (a
  * front end that ran parts of a kernel or a trace apart).  Neither may have
  * a hierarchy.  0, or -1 if memory runs out. */
 int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src);
+/* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
+int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src, unsigned long lines);
 /* The instruction counts of the kernel that made the stream (copied, the
  * instructions and their strings too).  0, or -1 if memory runs out. */
 int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
@@ -620,14 +627,48 @@ typedef struct coalsim_metric {
  * only what is known: a trace has no instruction count.  Returns how many. */
 size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, coalsim_metric *out);
 
-/* ---- kernel sketches (sketch.c; language: docs/sketch-format.md) -------- */
+/* ---- kernel sketches (sketch*.c; language: docs/sketch-format.md) ------ */
 
-/* Run the sketch TEXT (named NAME in messages) and write its v1 trace to OUT.
- * SETS: NULL-terminated "param=value" overrides, or NULL.  MAX_RECORDS (0 = no
- * limit) bounds the trace.  0, or -1 with "NAME:LINE[:COL]: what is wrong" in
- * err. */
-int coalsim_sketch(const char *text, const char *name, const char *const *sets, FILE *out, uint64_t max_records,
-                   char *err, size_t errcap);
+typedef struct coalsim_sketch coalsim_sketch;
+
+/* Compile the sketch TEXT, named NAME in messages, with SETS, NULL-terminated
+ * "param=value" overrides (or NULL).  NULL, with "NAME:LINE[:COL]: what is
+ * wrong" (or "NAME: out of memory") in ERR (CAP bytes), if it cannot be run. */
+coalsim_sketch *coalsim_sketch_compile(const char *text, const char *name, const char *const *sets, char *err,
+                                       size_t cap);
+void coalsim_sketch_free(coalsim_sketch *sk);
+/* The blocks of the sketch's grid. */
+uint64_t coalsim_sketch_blocks(const coalsim_sketch *sk);
+
+/* How far a long run has come: DONE of TOTAL (blocks, bytes). */
+typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+typedef struct coalsim_sketch_opts {
+    unsigned warp_size;            /* requests grouped as a reader of the sketch's trace with this warp size
+                                      groups its records (1-32); 0: one request per access and 32-lane warp,
+                                      as executed (the records `coalsim sketch` writes, in their order) */
+    uint64_t max_records;          /* an error past this many records (0: no limit) */
+    unsigned threads;              /* coalsim_sketch_analyse: threads running blocks (0, 1: the caller) */
+    coalsim_progress_fn progress;  /* or NULL: blocks done, now and then, on the calling thread */
+    void *progress_ctx;
+} coalsim_sketch_opts;
+
+/* Run every block of SK, in order, on the calling thread, into SINK.  Each
+ * request's line is its first record's in the trace `coalsim sketch` writes
+ * (line 1 is a comment).  0; -1 with "NAME:LINE[:COL]: what is wrong" in
+ * ERR; 1 if the sink stopped it. */
+int coalsim_sketch_run(const coalsim_sketch *sk, const coalsim_sketch_opts *o, coalsim_sink sink, char *err,
+                       size_t cap);
+/* Run SK on O->threads threads into AN, made from CFG: the analysis, and the
+ * error, of coalsim_sketch_run into AN.  0, or -1 with the error in ERR. */
+int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *o, coalsim_analysis *an,
+                           const coalsim_analysis_cfg *cfg, char *err, size_t cap);
+
+/* ---- text trace writer (textwrite.c; format: docs/trace-format.md) ------ */
+
+/* Write R as v1 records, one line an active lane in lane order, THREAD =
+ * R->warp * WARP_SIZE + lane.  0, or -1 if writing failed. */
+int coalsim_text_write(FILE *out, const coalsim_request *r, unsigned warp_size);
 
 /* ---- pictures (picture.c) ---------------------------------------------- */
 

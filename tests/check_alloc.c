@@ -96,12 +96,56 @@ START_TEST(test_every_allocation_failure_is_a_clean_status)
 }
 END_TEST
 
+
+/* A sketch compiled, then run on three threads into an analysis with a
+ * cache model (requests kept in order) and without (merged), with the K-th
+ * allocation failing: NULL or -1 each time, never a crash (nor, under ASan,
+ * a leak).  Returns 1 if everything completed. */
+static int sketch_with_failure_at(long k)
+{
+    const char *text = "param n = 12\ngrid n\nblock 64\nglobal float x[n * 64]\nshared float t[64]\n"
+                       "i = blockIdx.x * blockDim.x + threadIdx.x\nif (i % 3 == 0)\nld x[i] as a\nend\n"
+                       "for (s = 32; s > 0; s >>= 1)\nst t[threadIdx.x % s] as b\nend\nld x[n * 64 - 1 - i]\n";
+    char err[600];
+    coalsim_hier_cfg h = {.sms = 4, .l1_bytes = 4096, .l1_ways = 4, .l2_bytes = 65536, .l2_ways = 8, .fetch = 64};
+    coalsim_arch hopper = arch_of("hopper");     /* Check allocates in its asserts: none while armed */
+    seen = 0;
+    armed = k;
+    int complete = 0;
+    coalsim_sketch *sk = coalsim_sketch_compile(text, "k.sketch", NULL, err, sizeof err);
+    if (sk) {
+        complete = 1;
+        for (int hier = 0; hier < 2; hier++) {
+            coalsim_analysis_cfg cfg = {.arch = hopper, .hier = hier ? &h : NULL};
+            coalsim_analysis *an = coalsim_analysis_new(&cfg);
+            coalsim_sketch_opts o = {.warp_size = 32, .threads = 3};
+            if (!an || coalsim_sketch_analyse(sk, &o, an, &cfg, err, sizeof err) != 0) complete = 0;
+            coalsim_analysis_free(an);
+        }
+    }
+    armed = -1;
+    coalsim_sketch_free(sk);
+    return complete;
+}
+
+START_TEST(test_every_allocation_failure_in_a_sketch_run_is_a_clean_status)
+{
+    long k;
+    for (k = 0; k < 10000; k++)
+        if (sketch_with_failure_at(k)) break;
+    ck_assert_int_lt(k, 10000);
+    ck_assert_int_gt(k, 10);
+    ck_assert_int_eq(sketch_with_failure_at(-1), 1);
+}
+END_TEST
+
 Suite *make_alloc_suite(void)
 {
     Suite *s = suite_create("alloc");
     TCase *l = tcase_create("Limits");
     tcase_set_timeout(l, 60);
     tcase_add_test(l, test_every_allocation_failure_is_a_clean_status);
+    tcase_add_test(l, test_every_allocation_failure_in_a_sketch_run_is_a_clean_status);
     suite_add_tcase(s, l);
     return s;
 }

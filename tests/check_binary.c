@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "trace_oracle.h"
 
 START_TEST(test_binary_round_trip_gives_the_same_requests)
 {
@@ -111,6 +112,74 @@ START_TEST(test_binary_empty_trace_has_no_requests)
 }
 END_TEST
 
+
+/* Random binary traces, whole and damaged (cut short, a byte changed):
+ * the reader gives what the old reader gave, request by request, and the
+ * same error at the same byte. */
+START_TEST(test_binary_reader_fast_path_reads_what_the_old_one_read)
+{
+    uint64_t x = 0x8c2a7f1e5d3b9a61ull;
+#define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    static const char *const labels[] = {"a", "b", "c"};
+    for (int t = 0; t < 300; t++) {
+        char *bin = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&bin, &len);
+        coalsim_bwriter *w = coalsim_bwriter_new(out, 32);
+        for (int i = 0; i < 40; i++) {
+            NEXT;
+            coalsim_request r = {.op = (coalsim_op)(x % 4), .space = (coalsim_space)(x >> 2 & 3),
+                                 .size = sizes[(x >> 4) % 5], .block = (x >> 8) % 4, .warp = (x >> 10) % 3,
+                                 .label = labels[(x >> 12) % 3]};
+            r.active = (x >> 14) % 2 ? 0xffffffffu : (uint32_t)(x >> 20) | 1;
+            uint64_t base = (x >> 40) % 3 == 0 ? 0 - 64 * (uint64_t)r.size : (x >> 40) % 3 == 1 ? 0xffffff00ull : 0x1000;
+            for (int l = 0; l < 32; l++) {
+                NEXT;
+                r.addr[l] = (base + (t % 2 ? (uint64_t)l : x % 1000000) * r.size) / r.size * r.size;
+                if (r.addr[l] > UINT64_MAX - (r.size - 1)) r.addr[l] = 0;
+                if (r.space == COALSIM_SHARED && r.addr[l] > 0xffffffffull - (r.size - 1)) r.addr[l] = 0;
+            }
+            ck_assert_int_eq(coalsim_bwriter_put(w, &r), 0);
+        }
+        ck_assert_int_eq(coalsim_bwriter_finish(w), 0);
+        coalsim_bwriter_free(w);
+        fclose(out);
+        for (int damage = 0; damage < 8; damage++) {
+            size_t n = len;
+            if (damage) {
+                NEXT;
+                if (damage % 2) n = 12 + x % (len - 12);
+                else bin[12 + x % (len - 12)] ^= (char)(1 + (x >> 20) % 255);
+            }
+            FILE *fa = fmemopen(bin, n, "r"), *fb = fmemopen(bin, n, "r");
+            coalsim_reader *a = coalsim_reader_new(fa, "b", 32);
+            trace_oracle *b = trace_oracle_new(fb, "b", 32);
+            coalsim_request qa, qb;
+            int ra, rb;
+            do {
+                ra = coalsim_reader_next(a, &qa);
+                rb = trace_oracle_next(b, &qb);
+                ck_assert_int_eq(ra, rb);
+                if (ra != 1) break;
+                ck_assert(qa.op == qb.op && qa.space == qb.space && qa.size == qb.size && qa.block == qb.block &&
+                          qa.warp == qb.warp && qa.active == qb.active && qa.line == qb.line);
+                ck_assert_str_eq(qa.label, qb.label);
+                for (int l = 0; l < 32; l++)
+                    if (qa.active >> l & 1) ck_assert_uint_eq(qa.addr[l], qb.addr[l]);
+            } while (1);
+            if (ra < 0) ck_assert_str_eq(coalsim_reader_error(a), trace_oracle_error(b));
+            coalsim_reader_free(a);
+            trace_oracle_free(b);
+            fclose(fa);
+            fclose(fb);
+        }
+        free(bin);
+    }
+#undef NEXT
+}
+END_TEST
+
 Suite *make_binary_suite(void)
 {
     Suite *s = suite_create("binary");
@@ -121,6 +190,8 @@ Suite *make_binary_suite(void)
     TCase *l = tcase_create("Limits");
     tcase_add_test(l, test_binary_errors_name_the_byte_offset);
     tcase_add_test(l, test_binary_empty_trace_has_no_requests);
+    tcase_set_timeout(l, 60);
+    tcase_add_test(l, test_binary_reader_fast_path_reads_what_the_old_one_read);
     suite_add_tcase(s, l);
     return s;
 }

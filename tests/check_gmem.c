@@ -164,6 +164,86 @@ START_TEST(test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force)
 }
 END_TEST
 
+
+/* The global-memory model as it was before its one-pass and evenly-spaced
+ * fast paths (commit 552799f): units counted in lane order, sorted when the
+ * lanes step back. */
+static unsigned old_count_units(const coalsim_request *r, unsigned unit)
+{
+    uint64_t last = 0, k[32 * 17];
+    unsigned count = 0;
+    size_t n = 0;
+    int any = 0;
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t u0 = r->addr[l] / unit, u1 = (r->addr[l] + r->size - 1) / unit;
+        if (!any) count = (unsigned)(u1 - u0 + 1), any = 1;
+        else if (u0 > last) count += (unsigned)(u1 - u0 + 1);
+        else if (u0 == last) count += (unsigned)(u1 - u0);
+        else goto sort;
+        last = u1;
+    }
+    return count;
+sort:
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(r->active >> l & 1)) continue;
+        for (uint64_t u = r->addr[l] / unit, u1 = (r->addr[l] + r->size - 1) / unit; n < 32 * 17; u++) {
+            k[n++] = u;
+            if (u == u1) break;
+        }
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
+            uint64_t t = k[j];
+            k[j] = k[j - 1], k[j - 1] = t;
+        }
+    count = 0;
+    for (size_t i = 0; i < n; i++) count += !i || k[i] != k[i - 1];
+    return count;
+}
+
+static unsigned old_requested_bytes(const coalsim_request *r)
+{
+    coalsim_request one = *r;
+    one.size = 1;                      /* distinct addresses: aligned lanes coincide or do not overlap */
+    return old_count_units(&one, 1) * r->size;
+}
+
+START_TEST(test_gmem_fast_paths_count_what_the_old_model_counted)
+{
+    uint64_t x = 0x243f6a8885a308d3ull;
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    for (int iter = 0; iter < 30000; iter++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        coalsim_arch a = arch_of("hopper");
+        a.sector_bytes = 1u << (x % 13);                       /* 1 .. 4096 */
+        a.line_bytes = a.sector_bytes << ((x >> 4) % 4);
+        if (iter % 50 == 0) a.sector_bytes = 24, a.line_bytes = 96;   /* a caller's arch, not checked */
+        coalsim_request r = {.op = COALSIM_LD, .space = COALSIM_GLOBAL, .size = sizes[(x >> 8) % 5], .label = "t"};
+        r.active = (x >> 12) % 3 ? 0xffffffffu : (uint32_t)(x >> 16);
+        uint64_t size = r.size, base = (x >> 20) % 4 == 0 ? 0 - 64 * size : ((x >> 24) % 100000) * size;
+        int64_t stride = (int64_t)size * (int64_t)((x >> 40) % 9) - (int64_t)size * 2;
+        if ((x >> 44) % 4 == 0) stride = (int64_t)(32 << ((x >> 46) % 7));   /* a multiple of the sector */
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            switch (iter % 4) {
+            case 0: case 1: r.addr[l] = base + (uint64_t)((int64_t)l * stride); break;     /* evenly spaced */
+            case 2: r.addr[l] = base + (uint64_t)((int64_t)(l ^ (int)(x % 4)) * stride); break;   /* nearly */
+            default: r.addr[l] = base + x % 512 * size; break;                            /* anywhere */
+            }
+            if (r.addr[l] > UINT64_MAX - (size - 1)) r.addr[l] = 0 - size;
+        }
+        coalsim_result res;
+        coalsim_gmem(&a, &r, &res);
+        ck_assert_uint_eq(res.active_threads, (unsigned)__builtin_popcount(r.active));
+        ck_assert_uint_eq(res.requested_bytes, old_requested_bytes(&r));
+        ck_assert_uint_eq(res.sectors, old_count_units(&r, a.sector_bytes));
+        ck_assert_uint_eq(res.lines, old_count_units(&r, a.line_bytes));
+        ck_assert_uint_eq(res.ideal_sectors, (res.requested_bytes + a.sector_bytes - 1) / a.sector_bytes);
+    }
+}
+END_TEST
+
 static const char *why(const coalsim_request *r)
 {
     static char buf[320];
@@ -255,10 +335,12 @@ Suite *make_gmem_suite(void)
     tcase_add_test(c, test_explain_names_the_rows_of_a_2d_block);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
+    tcase_set_timeout(l, 30);
     tcase_add_test(l, test_gmem_lane_wider_than_a_sector_counts_every_sector_it_crosses);
     tcase_add_test(l, test_gmem_inactive_lanes_move_nothing);
     tcase_add_test(l, test_gmem_top_of_address_space_does_not_wrap);
     tcase_add_test(l, test_gmem_sectors_equal_distinct_sectors_counted_by_brute_force);
+    tcase_add_test(l, test_gmem_fast_paths_count_what_the_old_model_counted);
     tcase_add_test(l, test_explain_survives_strides_near_two_to_the_63);
     tcase_add_test(l, test_gmem_atomics_on_one_address_are_served_one_after_another);
     suite_add_tcase(s, l);

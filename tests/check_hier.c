@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "hier_oracle.h"
 
 static coalsim_hier *small(unsigned fetch)
 {
@@ -88,6 +89,58 @@ START_TEST(test_hier_refuses_a_bad_configuration)
 }
 END_TEST
 
+
+/* Random streams through the model and through the old one it replaced
+ * (tests/hier_oracle.c): the same counts for every request, the same dirty
+ * bytes at the end, on caches of many shapes (sets not a power of two, one
+ * way, one set) and on the H100 preset. */
+START_TEST(test_hier_counts_what_the_old_model_counted_on_random_streams)
+{
+    uint64_t x = 0x5851f42d4c957f2dull;
+#define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
+    for (int run = 0; run < 40; run++) {
+        coalsim_hier_cfg cfg;
+        if (run == 0) {
+            coalsim_hier_preset("hopper", &cfg);
+        } else {
+            NEXT;
+            cfg = (coalsim_hier_cfg){.sms = 1 + (unsigned)(x % 5), .l1_bytes = 128 * (1 + (x >> 8) % 40),
+                                     .l1_ways = 1 + (unsigned)((x >> 16) % 6), .l2_bytes = 128 * (1 + (x >> 24) % 300),
+                                     .l2_ways = 1 + (unsigned)((x >> 36) % 17), .fetch = 32u << ((x >> 44) % 3)};
+        }
+        coalsim_hier *h = coalsim_hier_new(&cfg);
+        hier_oracle *o = hier_oracle_new(&cfg);
+        ck_assert_ptr_nonnull(h);
+        ck_assert_ptr_nonnull(o);
+        uint64_t span = run == 0 ? 1ull << 30 : 128 * (1 + x % 600);
+        for (int i = 0; i < 3000; i++) {
+            NEXT;
+            static const unsigned sizes[] = {1, 2, 4, 8, 16};
+            static const coalsim_space spaces[] = {COALSIM_GLOBAL, COALSIM_LOCAL, COALSIM_SHARED, COALSIM_GLOBAL};
+            coalsim_request r = {.op = (coalsim_op)(x % 4 ? x % 2 : x >> 2 & 3), .space = spaces[(x >> 4) % 4],
+                                 .size = sizes[(x >> 8) % 5], .block = (x >> 12) % 9, .label = "t"};
+            r.active = (x >> 16) % 3 ? 0xffffffffu : (uint32_t)(x >> 20);
+            uint64_t base = (x >> 24) % span / r.size * r.size, stride = r.size << ((x >> 50) % 6);
+            for (int l = 0; l < 32; l++) {
+                NEXT;
+                r.addr[l] = (i % 3 ? base + (uint64_t)l * stride : x % span) / r.size * r.size;
+            }
+            coalsim_hier_counts a = {0}, b = {0};
+            coalsim_hier_request(h, &r, &a);
+            hier_oracle_request(o, &r, &b);
+            ck_assert_msg(!memcmp(&a, &b, sizeof a), "run %d request %d: l1 %llu/%llu l2 %llu/%llu dram %llu/%llu", run,
+                          i, (unsigned long long)a.l1_sectors, (unsigned long long)b.l1_sectors,
+                          (unsigned long long)a.l2_sectors, (unsigned long long)b.l2_sectors,
+                          (unsigned long long)a.dram_read, (unsigned long long)b.dram_read);
+        }
+        ck_assert_uint_eq(coalsim_hier_dirty_bytes(h), hier_oracle_dirty_bytes(o));
+        coalsim_hier_free(h);
+        hier_oracle_free(o);
+    }
+#undef NEXT
+}
+END_TEST
+
 Suite *make_hier_suite(void)
 {
     Suite *s = suite_create("hier");
@@ -97,7 +150,9 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
+    tcase_set_timeout(l, 60);
     tcase_add_test(l, test_hier_refuses_a_bad_configuration);
+    tcase_add_test(l, test_hier_counts_what_the_old_model_counted_on_random_streams);
     suite_add_tcase(s, l);
     return s;
 }

@@ -14,6 +14,7 @@ int main(void)
     srunner_add_suite(sr, make_seeds_suite());
     srunner_add_suite(sr, make_binary_suite());
     srunner_add_suite(sr, make_sketch_suite());
+    srunner_add_suite(sr, make_sketch_oracle_suite());
     srunner_add_suite(sr, make_hier_suite());
     srunner_add_suite(sr, make_timing_suite());
     srunner_add_suite(sr, make_report_suite());

@@ -1,6 +1,7 @@
 /* Shared-memory model: bank conflicts and wavefronts on 4- and 8-byte banks,
  * and the 8/16-byte rules measured on the H100. */
 #include "helpers.h"
+#include "smem_oracle.h"
 
 static coalsim_result sm(const char *arch, coalsim_op op, unsigned size, const uint64_t *addr, uint32_t active)
 {
@@ -324,6 +325,51 @@ START_TEST(test_tile_rejects_malformed_tiles)
 }
 END_TEST
 
+
+/* Random requests on every preset and on odd bank geometries: the model
+ * (shifts, the fast path for lanes on distinct banks, a hash set for the
+ * requested bytes) and the old one (divisions, chains, insertion sort) agree
+ * on every field; so does the constant cache, which shares the byte count. */
+START_TEST(test_smem_fast_paths_give_what_the_old_model_gave)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    const char *const *names = coalsim_arch_names();
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    for (int iter = 0; iter < 60000; iter++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t na = 0;
+        while (names[na]) na++;
+        coalsim_arch a = arch_of(names[x % na]);
+        if ((x >> 8) % 4 == 0) a.banks = 1u << ((x >> 10) % 7);           /* 1 .. 64 banks */
+        if ((x >> 8) % 9 == 0) a.warp_size = 1 + (unsigned)((x >> 14) % 32);
+        coalsim_request r = {.op = (x >> 20) % 2 ? COALSIM_LD : COALSIM_ST, .space = COALSIM_SHARED,
+                             .size = sizes[(x >> 22) % 5], .label = "t"};
+        uint32_t all = a.warp_size == 32 ? 0xffffffffu : (1u << a.warp_size) - 1;
+        r.active = ((x >> 26) % 3 ? 0xffffffffu : (uint32_t)(x >> 30)) & all;
+        uint64_t size = r.size, stride = size * (1 + (x >> 40) % 40), base = (x >> 48) % 64 * size;
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            switch (iter % 4) {
+            case 0: r.addr[l] = base + (uint64_t)l * stride; break;
+            case 1: r.addr[l] = base + (uint64_t)(l / 2) * stride; break;           /* pairs */
+            case 2: r.addr[l] = base + (uint64_t)((l * 7) % 32) * size; break;     /* permuted */
+            default: r.addr[l] = x % 4096 / size * size; break;
+            }
+        }
+        coalsim_result p, q;
+        coalsim_smem(&a, &r, &p);
+        smem_oracle(&a, &r, &q);
+        ck_assert_msg(!memcmp(&p, &q, sizeof p), "iteration %d (%s, %u banks, %u-byte lanes): %u/%u wavefronts, "
+                      "%u/%u ways on bank %u/%u, %u/%u bytes", iter, a.name, a.banks, r.size, p.wavefronts,
+                      q.wavefronts, p.max_ways, q.max_ways, p.worst_bank, q.worst_bank, p.requested_bytes,
+                      q.requested_bytes);
+        r.space = COALSIM_CONST;
+        coalsim_cmem(&a, &r, &p);
+        ck_assert_uint_eq(p.requested_bytes, q.requested_bytes);
+    }
+}
+END_TEST
+
 Suite *make_smem_suite(void)
 {
     Suite *s = suite_create("smem");
@@ -350,6 +396,8 @@ Suite *make_smem_suite(void)
     tcase_add_test(c, test_tile_rect_column_read_needs_pad_2_everywhere);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
+    tcase_set_timeout(l, 60);
+    tcase_add_test(l, test_smem_fast_paths_give_what_the_old_model_gave);
     tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
     tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);

@@ -35,6 +35,8 @@ static int write_text(FILE *out, const coalsim_request *r, unsigned warp)
     return ferror(out) ? -1 : 0;
 }
 
+static int put_binary(void *ctx, const coalsim_request *r) { return coalsim_bwriter_put(ctx, r); }
+
 int convert_main(int argc, char **argv)
 {
     long warp = 32;
@@ -81,8 +83,15 @@ int convert_main(int argc, char **argv)
     }
     coalsim_request r;
     coalsim_bwriter *w = NULL;
-    int rc, status = EXIT_OK, first = 1;
-    while ((rc = coalsim_reader_next(in.rd, &r)) == 1) {
+    int rc = 0, status = EXIT_OK, first = 1;
+    if (in.sketch) {               /* a sketch's requests straight into the binary writer */
+        first = 0;
+        w = coalsim_bwriter_new(out, (unsigned)warp);
+        int k = w ? input_run(&in, (unsigned)warp, (coalsim_sink){put_binary, w}) : -1;
+        if (k != 0) status = EXIT_INPUT;
+        if (k > 0 || !w) fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
+    }
+    while (!in.sketch && (rc = coalsim_reader_next(in.rd, &r)) == 1) {
         if (first && !coalsim_reader_is_binary(in.rd)) {
             w = coalsim_bwriter_new(out, (unsigned)warp);
             if (!w) break;
@@ -96,9 +105,7 @@ int convert_main(int argc, char **argv)
             break;
         }
     }
-    if (input_finish(&in) != 0) {
-        status = EXIT_INPUT;
-    } else if (status == EXIT_OK && rc < 0) {
+    if (status == EXIT_OK && rc < 0) {
         fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
         status = EXIT_INPUT;
     } else if (status == EXIT_OK && rc == 1) {

@@ -42,7 +42,7 @@ static const struct option_def {
     {O_JSON, "--json", NULL, "one JSON object per trace on stdout"},
     {O_CSV, "--csv", NULL, "CSV, one row per access"},
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
-    {O_THREADS, "--threads", "N", "threads for a large text file (default: all cores from 32 MiB)"},
+    {O_THREADS, "--threads", "N", "threads for a sketch or a large text file (default: all cores; text from 32 MiB)"},
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
@@ -142,18 +142,30 @@ typedef struct {
     size_t n;
 } kept;
 
-/* Threads for PATH: --threads, else every core for a file of 32 MiB or more. */
-static unsigned threads_for(const config *cf, const char *path)
+/* A sketch or a kernel spreads its blocks over threads itself: its file is
+ * not split. */
+static int runs_itself(const char *path)
 {
-    if (kernel_path(path)) return 1;      /* a kernel spreads its blocks itself */
-    if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
+    if (kernel_path(path)) return 1;
     size_t n = strlen(path);
-    if (n >= 7 && !strcmp(path + n - 7, ".sketch")) return 1;   /* a sketch is run, not split */
-    if (cf->threads) return (unsigned)cf->threads;
-    struct stat sb;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    return n >= 7 && !strcmp(path + n - 7, ".sketch");
+}
+
+static unsigned all_cores(void)
+{
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+}
+
+/* Threads to split the text file PATH across: --threads, else every core
+ * for a file of 32 MiB or more; 1 when requests must stay in order. */
+static unsigned threads_for(const config *cf, const char *path)
+{
+    struct stat sb;
+    if (cf->per_request || cf->html || cf->hier) return 1;   /* requests in order */
+    if (cf->threads) return (unsigned)cf->threads;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || sb.st_size < (32 << 20)) return 1;
+    return all_cores();
 }
 
 /* What the per-request callback needs: the options and where to write. */
@@ -201,7 +213,7 @@ static int each_request(void *ctx, const coalsim_request *r, const coalsim_resul
 static int run(const config *cf, const char *path, FILE *out)
 {
     coalsim_analysis *pan = NULL;
-    int prc = parallel_analyse(path, &cf->arch, threads_for(cf, path), &pan);
+    int prc = runs_itself(path) ? 1 : parallel_analyse(path, &cf->arch, threads_for(cf, path), &pan);
     if (prc < 0) return EXIT_INPUT;
     if (prc == 0) {
         int bad = coalsim_analysis_report(out, cf->fmt, path, pan, NULL) != 0;
@@ -249,19 +261,15 @@ static int run(const config *cf, const char *path, FILE *out)
         }
         goto report;
     }
-    int rc = coalsim_reader_drain(in.rd, coalsim_analysis_sink(an));
-    /* a sketch's own error comes first: the reader's is its consequence */
-    if (input_finish(&in) != 0) {
+    /* a sketch's blocks on every core (its requests reach the analysis in
+     * order where that matters); a trace read on a thread of its own */
+    if (input_analyse(&in, an, &acfg, cf->threads ? (unsigned)cf->threads : all_cores()) != 0) {
         status = EXIT_INPUT;
         goto done;
     }
-    if (rc < 0) {
-        fprintf(stderr, "coalsim: %s\n", coalsim_reader_error(in.rd));
-        status = EXIT_INPUT;
-        goto done;
-    }
-    if (rc > 0 || coalsim_analysis_finish(an) != 0) {
-        fprintf(stderr, "coalsim: %s:%lu: %s\n", name, coalsim_reader_line(in.rd), coalsim_analysis_error(an));
+    if (coalsim_analysis_finish(an) != 0) {
+        if (in.rd) fprintf(stderr, "coalsim: %s:%lu: %s\n", name, coalsim_reader_line(in.rd), coalsim_analysis_error(an));
+        else fprintf(stderr, "coalsim: %s: %s\n", name, coalsim_analysis_error(an));
         status = EXIT_INPUT;
         goto done;
     }
@@ -301,7 +309,7 @@ done:
 
 static int command(int argc, char **argv)
 {
-    signal(SIGPIPE, SIG_IGN);      /* a sketch's pipe closed early is an error, not a kill */
+    signal(SIGPIPE, SIG_IGN);      /* a closed stdout is a write error, not a kill */
     if (argc > 1 && strcmp(argv[1], "convert") == 0) return convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "advise") == 0) return advise_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sketch") == 0) return sketch_main(argc - 1, argv + 1);

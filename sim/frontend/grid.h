@@ -32,6 +32,14 @@ typedef struct grid_job {
     int ordered;                 /* the analysis needs requests in block order */
     grid_progress_fn progress;   /* or NULL */
     void *progress_ctx;
+    /* Lines as one trace's (a sketch's): with CHUNK_START, the block
+     * function numbers requests by their records (one an active lane) from
+     * the line CHUNK_START gave it before a run of consecutive blocks; the
+     * grid gives LINE0 before block 0, and 0 before a run it takes apart,
+     * whose lines it then shifts by the records of the blocks before it.
+     * NULL: the lines are left as they are. */
+    void (*chunk_start)(void *w, uint64_t first_line);
+    uint64_t line0;
 } grid_job;
 
 /* Run every block of JOB into AN (made from CFG: chunks get analyses like it,

@@ -8,6 +8,7 @@
 
 #include "coalsim.h"
 #include "frontend/import.h"
+#include "popcount.h"
 
 #define MAXLINE 4096
 #define BUFSZ (256 * 1024)      /* at least 2 * MAXLINE: a refill always has room */
@@ -541,27 +542,45 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         p += 4;
         if (!r->active || (rd->warp < 32 && r->active >> rd->warp))
             return fail(rd, "request's lane mask 0x%08x does not fit a warp of %u", r->active, rd->warp);
-        uint64_t prev = rd->label_addr[lab];
-        int first = 1;
+        /* addresses: deltas in lanes of the size from the label's last first
+         * address; checked all at once, then again lane by lane if one is bad */
+        const unsigned char *lanes = p;
+        uint64_t prev = rd->label_addr[lab], top = 0;
+        uint64_t limit = r->space == COALSIM_SHARED ? 0xffffffffull - (r->size - 1) : UINT64_MAX - (r->size - 1);
+        unsigned sh = kind >> 2 & 7, truncated = 0;
         for (uint32_t m = r->active; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (varint(&p, end, &v) < 0) return fail(rd, "binary trace is truncated in a request");
-            uint64_t a = prev + (uint64_t)unzigzag(v) * r->size;
-            /* a label's previous address may belong to another size */
-            if (a % r->size)
-                return fail(rd, "address 0x%llx is not aligned to its %u-byte size", (unsigned long long)a, r->size);
-            if (a > UINT64_MAX - (r->size - 1))
-                return fail(rd, "address 0x%llx plus %u bytes wraps past 2^64", (unsigned long long)a, r->size);
-            if (r->space == COALSIM_SHARED && a > 0xffffffffull - (r->size - 1))
-                return fail(rd, "shared address 0x%llx is beyond the 4 GiB shared window", (unsigned long long)a);
-            r->addr[l] = a;
-            if (first) rd->label_addr[lab] = a, first = 0;
+            if (p < end && !(*p & 0x80)) v = *p++;      /* most deltas are one or two bytes */
+            else if (end - p > 1 && !(p[1] & 0x80)) v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7, p += 2;
+            else if (varint(&p, end, &v) < 0) {
+                truncated = 1;
+                break;
+            }
+            uint64_t a = prev + ((uint64_t)unzigzag(v) << sh);
+            r->addr[__builtin_ctz(m)] = a;
+            top |= (uint64_t)(a > limit);
             prev = a;
         }
+        /* a label's previous address may belong to another size */
+        if (truncated || top || rd->label_addr[lab] % r->size) {
+            p = lanes;
+            prev = rd->label_addr[lab];
+            for (uint32_t m = r->active; m; m &= m - 1) {
+                if (varint(&p, end, &v) < 0) return fail(rd, "binary trace is truncated in a request");
+                uint64_t a = prev + (uint64_t)unzigzag(v) * r->size;
+                if (a % r->size)
+                    return fail(rd, "address 0x%llx is not aligned to its %u-byte size", (unsigned long long)a, r->size);
+                if (a > UINT64_MAX - (r->size - 1))
+                    return fail(rd, "address 0x%llx plus %u bytes wraps past 2^64", (unsigned long long)a, r->size);
+                if (r->space == COALSIM_SHARED && a > 0xffffffffull - (r->size - 1))
+                    return fail(rd, "shared address 0x%llx is beyond the 4 GiB shared window", (unsigned long long)a);
+                prev = a;
+            }
+        }
+        rd->label_addr[lab] = r->addr[__builtin_ctz(r->active)];
         rd->prev_block = r->block;
         rd->prev_warp = r->warp;
         rd->nreq++;
-        rd->records += (uint64_t)__builtin_popcount(r->active);
+        rd->records += popcount32(r->active);
         r->line = (unsigned long)rd->nreq;
         rd->pos = (size_t)(p - (const unsigned char *)rd->buf);
         return 1;

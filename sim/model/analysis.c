@@ -71,8 +71,14 @@ void coalsim_analysis_free(coalsim_analysis *an)
 int coalsim_analysis_put(coalsim_analysis *an, const coalsim_request *r)
 {
     coalsim_result res;
-    coalsim_hier_counts d = {0};
     coalsim_model(&an->arch, r, &res);
+    return coalsim_analysis_put_modelled(an, r, &res);
+}
+
+int coalsim_analysis_put_modelled(coalsim_analysis *an, const coalsim_request *r, const coalsim_result *rp)
+{
+    coalsim_result res = *rp;
+    coalsim_hier_counts d = {0};
     if (coalsim_stats_add(an->st, r, &res) != 0) return fail(an, "out of memory");
     if (an->hier) {
         coalsim_hier_request(an->hier, r, &d);
@@ -90,8 +96,13 @@ coalsim_sink coalsim_analysis_sink(coalsim_analysis *an) { return (coalsim_sink)
 
 int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src)
 {
+    return coalsim_analysis_merge_at(dst, src, 0);
+}
+
+int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src, unsigned long lines)
+{
     if (dst->hier || src->hier) return fail(dst, "a cache model cannot be merged");
-    if (coalsim_stats_merge(dst->st, src->st) != 0) return fail(dst, "out of memory");
+    if (coalsim_stats_merge_at(dst->st, src->st, lines) != 0) return fail(dst, "out of memory");
     if (src->has_exec) {
         coalsim_exec *d = &dst->exec;
         const coalsim_exec *s = &src->exec;

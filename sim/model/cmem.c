@@ -4,13 +4,14 @@
  * separate requests as there are different memory addresses").  The passes
  * are reported as wavefronts, a broadcast being the ideal of one. */
 #include "coalsim.h"
+#include "popcount.h"
 #include "uniq.h"
 
 void coalsim_cmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
     (void)a;
     *out = (coalsim_result){0};
-    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->active_threads = popcount32(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     out->wavefronts = out->requested_bytes / r->size;
     out->ideal_wavefronts = out->active_threads ? 1 : 0;

@@ -1,72 +1,81 @@
-/* Global memory: sectors, lines and requested bytes of one warp request. */
+/* Global memory: sectors, lines and requested bytes of one warp request.
+ *
+ * All three are counts of distinct units (bytes, sectors, lines) that the
+ * active lanes' byte ranges cover.  Walking the lanes in address order
+ * counts them in one pass: a lane adds the units it covers past the ones the
+ * lane before covered.  Lanes usually come in address order; when they do
+ * not, their addresses are sorted first. */
 #include "coalsim.h"
-#include "uniq.h"
+#include "popcount.h"
 
-/* A lane touches at most size/sector + 1 units; 16-byte lanes and sectors of
- * at least 1 byte give at most 17 units a lane. */
-#define MAXUNITS (COALSIM_MAX_WARP * 17)
+typedef struct {
+    unsigned bytes, sectors, lines;
+} units;
 
-/* Distinct units of UNIT bytes (a power of two: arch_check) touched by the
- * active lanes.  Shifts, not divisions: this runs for every lane of every
- * global request. */
-static unsigned count_units(const coalsim_request *r, unsigned unit)
+/* Log2 of a power of two (arch.c checks sector and line sizes). */
+static unsigned log2u(unsigned x) { return (unsigned)__builtin_ctz(x); }
+
+/* Count over addresses A[0..n) (non-decreasing) of SIZE-byte lanes, a run
+ * of contiguous lanes at a time: a run covers the units from its first
+ * byte's to its last byte's, and shares at most its first with the run
+ * before. */
+static units count_sorted(const uint64_t *a, unsigned n, unsigned size, unsigned ssh, unsigned lsh)
 {
-    unsigned sh = (unsigned)__builtin_ctz(unit);
-    /* lanes in address order (the common case): count new units as they
-     * come, no sort; the first lane that steps back sends us to the sort */
-    uint64_t last = 0;
-    unsigned count = 0;
-    int any = 0;
-    for (uint32_t m = r->active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        uint64_t u0 = r->addr[l] >> sh, u1 = (r->addr[l] + r->size - 1) >> sh;
-        if (!any) count = (unsigned)(u1 - u0 + 1), any = 1;
-        else if (u0 > last) count += (unsigned)(u1 - u0 + 1);
-        else if (u0 == last) count += (unsigned)(u1 - u0);
-        else goto sort;
-        last = u1;
+    units u = {0, 0, 0};
+    uint64_t last_s = 0, last_l = 0;
+    for (unsigned i = 0; i < n;) {
+        uint64_t first = a[i], end = first + size;   /* the run's bytes [first, end) */
+        for (i++; i < n && (a[i] == end || a[i] == end - size); i++)   /* contiguous, or the lane before again */
+            if (a[i] == end) end += size;
+        uint64_t s0 = first >> ssh, s1 = (end - 1) >> ssh, l0 = first >> lsh, l1 = (end - 1) >> lsh;
+        int fresh = !u.bytes;
+        u.bytes += (unsigned)(end - first);
+        u.sectors += (unsigned)(s1 - s0) + (fresh || s0 != last_s);
+        u.lines += (unsigned)(l1 - l0) + (fresh || l0 != last_l);
+        last_s = s1, last_l = l1;
     }
-    return count;
-sort:;
-    uint64_t k[MAXUNITS];
-    size_t n = 0;
-    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++) {
-        if (!(r->active >> l & 1)) continue;
-        uint64_t u0 = r->addr[l] >> sh, u1 = (r->addr[l] + r->size - 1) >> sh;
-        for (uint64_t u = u0; u <= u1 && n < MAXUNITS; u++) k[n++] = u;
-    }
-    return (unsigned)uniq_sort(k, n);
+    return u;
 }
 
-/* One pass for the common request whose lanes' addresses never step back:
- * sectors, lines and requested bytes together.  0 if a lane steps back (then
- * the general counts apply).  Lanes' addresses are aligned to their common
- * size, so two lanes either touch the same bytes or none in common. */
-static int in_order(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+/* The same for lanes in any order.  Insertion sort: 32 keys at most. */
+static units count_any(const uint64_t *a, unsigned n, unsigned size, unsigned ssh, unsigned lsh)
 {
-    unsigned ss = (unsigned)__builtin_ctz(a->sector_bytes), ls = (unsigned)__builtin_ctz(a->line_bytes);
-    uint64_t prev = 0, last_s = 0, last_l = 0;
-    unsigned sectors = 0, lines = 0, distinct = 0;
-    int any = 0;
-    for (uint32_t m = r->active; m; m &= m - 1) {
-        uint64_t a0 = r->addr[__builtin_ctz(m)], a1 = a0 + r->size - 1;
-        uint64_t s0 = a0 >> ss, s1 = a1 >> ss, l0 = a0 >> ls, l1 = a1 >> ls;
-        if (!any) {
-            any = 1;
-            sectors = (unsigned)(s1 - s0 + 1), lines = (unsigned)(l1 - l0 + 1), distinct = 1;
-        } else if (a0 > prev) {
-            distinct++;
-            sectors += (unsigned)(s1 - s0) + (s0 > last_s);
-            lines += (unsigned)(l1 - l0) + (l0 > last_l);
-        } else if (a0 < prev) {
-            return 0;
-        }
-        prev = a0, last_s = s1, last_l = l1;
+    uint64_t k[COALSIM_MAX_WARP];
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v = a[i];
+        unsigned j = i;
+        for (; j > 0 && k[j - 1] > v; j--) k[j] = k[j - 1];
+        k[j] = v;
     }
-    out->requested_bytes = distinct * r->size;
-    out->sectors = sectors;
-    out->lines = lines;
-    return 1;
+    return count_sorted(k, n, size, ssh, lsh);
+}
+
+/* Distinct units of SIZE bytes ... for units that are not a power of two
+ * (a library caller's arch that arch.c did not check): sorted unit lists. */
+static unsigned count_units_div(const uint64_t *a, unsigned n, unsigned size, unsigned unit)
+{
+    uint64_t k[COALSIM_MAX_WARP * 17];
+    unsigned m = 0, c = 0;
+    for (unsigned i = 0; i < n; i++)
+        for (uint64_t u = a[i] / unit; u <= (a[i] + size - 1) / unit && m < sizeof k / sizeof k[0]; u++) {
+            unsigned j = m++;
+            for (; j > 0 && k[j - 1] > u; j--) k[j] = k[j - 1];
+            k[j] = u;
+        }
+    for (unsigned i = 0; i < m; i++) c += !i || k[i] != k[i - 1];
+    return c;
+}
+
+/* Units of 1 << SH bytes that N lanes of SIZE bytes at A0, A0 + D, ...
+ * cover, when that has a closed form: 1 with *count, else 0. */
+static int progression(uint64_t a0, uint64_t d, unsigned n, unsigned size, unsigned sh, unsigned *count)
+{
+    uint64_t f = a0 >> sh, w = ((a0 + size - 1) >> sh) - f + 1;     /* a lane's units */
+    if (d == 0) return *count = (unsigned)w, 1;
+    if (d == size) return *count = (unsigned)(((a0 + (uint64_t)n * size - 1) >> sh) - f + 1), 1;   /* contiguous */
+    if (d & (((uint64_t)1 << sh) - 1)) return 0;
+    uint64_t k = d >> sh;                                           /* lanes k units apart: their spans chain */
+    return *count = (unsigned)(w + (n - 1) * (k < w ? k : w)), 1;
 }
 
 /* Sectors of an atomic or reduction: lanes that name the same address are
@@ -102,15 +111,50 @@ static unsigned atomic_sectors(const coalsim_arch *a, const coalsim_request *r)
     return total;
 }
 
+static void counts(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
+{
+    uint64_t buf[COALSIM_MAX_WARP];
+    const uint64_t *addr = r->addr;
+    unsigned n = 32, sorted = 1;
+    if (r->active != 0xffffffffu) {             /* the active lanes' addresses, in lane order */
+        n = 0;
+        for (uint32_t m = r->active; m; m &= m - 1) buf[n++] = r->addr[__builtin_ctz(m)];
+        addr = buf;
+    }
+    *out = (coalsim_result){0};
+    out->active_threads = n;
+    unsigned sb = a->sector_bytes, lb = a->line_bytes, size = r->size;
+    if (!sb || !lb || sb & (sb - 1) || lb & (lb - 1)) {
+        out->requested_bytes = count_any(addr, n, size, 0, 0).bytes;
+        out->sectors = count_units_div(addr, n, size, sb ? sb : 1);
+        out->lines = count_units_div(addr, n, size, lb ? lb : 1);
+        out->ideal_sectors = (out->requested_bytes + sb - 1) / (sb ? sb : 1);
+        return;
+    }
+    unsigned ssh = log2u(sb), lsh = log2u(lb);
+    if (n >= 2) {
+        /* lanes evenly spaced (up or down): most requests */
+        uint64_t d = addr[1] - addr[0];
+        unsigned even = 1;
+        for (unsigned i = 2; i < n; i++) even &= addr[i] - addr[i - 1] == d;
+        uint64_t a0 = addr[0];
+        if (even && d >> 63) a0 = addr[n - 1], d = 0 - d;
+        if (even && progression(a0, d, n, size, ssh, &out->sectors) && progression(a0, d, n, size, lsh, &out->lines)) {
+            out->requested_bytes = d ? n * size : size;
+            out->ideal_sectors = (out->requested_bytes + sb - 1) >> ssh;
+            return;
+        }
+        for (unsigned i = 1; i < n; i++) sorted &= addr[i] >= addr[i - 1];
+    }
+    units u = sorted ? count_sorted(addr, n, size, ssh, lsh) : count_any(addr, n, size, ssh, lsh);
+    out->requested_bytes = u.bytes;
+    out->sectors = u.sectors;
+    out->lines = u.lines;
+    out->ideal_sectors = (out->requested_bytes + sb - 1) >> ssh;
+}
+
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
-    *out = (coalsim_result){0};
-    out->active_threads = (unsigned)__builtin_popcount(r->active);
-    if (!in_order(a, r, out)) {
-        out->requested_bytes = uniq_requested_bytes(r);
-        out->sectors = count_units(r, a->sector_bytes);
-        out->lines = count_units(r, a->line_bytes);
-    }
+    counts(a, r, out);
     if ((r->op == COALSIM_ATOM || r->op == COALSIM_RED) && r->size <= a->sector_bytes) out->sectors = atomic_sectors(a, r);
-    out->ideal_sectors = (out->requested_bytes + a->sector_bytes - 1) / a->sector_bytes;
 }

@@ -4,22 +4,34 @@
  * trace order (the GPU runs many at once; this runs them one after another,
  * so it sees less cache contention than the hardware: stated, not hidden).
  * Loads allocate in L1 and L2; stores write through L1, dropping the sector
- * there, and allocate in L2 without fetching. */
+ * there, and allocate in L2 without fetching.
+ *
+ * Laid out for speed (the rules are those of tests/hier_oracle.c): a set in
+ * one block of memory, found by multiplications instead of a division and
+ * asked for ahead, and a line looked up once for the sectors of it that
+ * follow one another in a request. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coalsim.h"
+#include "popcount.h"
 
+/* A cache: SETS sets of WAYS ways, each set one block of memory (the ways'
+ * tags, then their last uses, then their valid and dirty sector bits), so
+ * that looking a line up and updating it touch neighbouring cache lines. */
 typedef struct {
-    uint64_t tag;           /* line address / line size, +1 (0 = empty) */
-    uint64_t lru;
-    unsigned char valid, dirty;     /* sector bits */
-} way;
-
-typedef struct {
-    way *w;
+    uint64_t *mem;
+    size_t stride;          /* uint64_t's of a set */
     unsigned sets, ways;
+    __uint128_t m;          /* for line % sets (Lemire, Kaser and Kurz, "Faster remainder by direct computation") */
 } cache;
+
+/* The parts of the set S: tag (line + 1, 0 = empty), last use (a tick),
+ * valid and dirty sector bits. */
+#define TAG(c, s) (s)
+#define LRU(c, s) ((s) + (c)->ways)
+#define VALID(c, s) ((unsigned char *)((s) + 2 * (c)->ways))
+#define DIRTY(c, s) (VALID(c, s) + (c)->ways)
 
 struct coalsim_hier {
     coalsim_hier_cfg cfg;
@@ -28,35 +40,49 @@ struct coalsim_hier {
     uint64_t tick;
 };
 
+/* The set of LINE, found by computing LINE % sets exactly for any 64-bit
+ * LINE with multiplications. */
+static uint64_t *set_of(const cache *c, uint64_t line)
+{
+    __uint128_t low = c->m * line;
+    __uint128_t bottom = ((low & UINT64_MAX) * c->sets) >> 64, top = (low >> 64) * c->sets;
+    return c->mem + (size_t)((bottom + top) >> 64) * c->stride;
+}
+
 static int cache_init(cache *c, uint64_t bytes, unsigned ways)
 {
     uint64_t lines = bytes / 128;
     c->ways = ways ? ways : 1;
     c->sets = (unsigned)(lines / c->ways ? lines / c->ways : 1);
-    c->w = calloc((size_t)c->sets * c->ways, sizeof *c->w);
-    return c->w ? 0 : -1;
+    c->m = ((__uint128_t)UINT64_MAX << 64 | UINT64_MAX) / c->sets + 1;
+    c->stride = 2 * (size_t)c->ways + (2 * (size_t)c->ways + 7) / 8;
+    c->mem = calloc((size_t)c->sets * c->stride, sizeof *c->mem);
+    return c->mem ? 0 : -1;
 }
 
-/* The way holding LINE, or NULL. */
-static way *lookup(cache *c, uint64_t line)
+static void cache_free(cache *c) { free(c->mem); }
+
+/* The way of set S holding LINE, or -1. */
+static int lookup(const cache *c, const uint64_t *s, uint64_t line)
 {
-    way *set = &c->w[(line % c->sets) * c->ways];
     for (unsigned i = 0; i < c->ways; i++)
-        if (set[i].tag == line + 1) return &set[i];
-    return NULL;
+        if (TAG(c, s)[i] == line + 1) return (int)i;
+    return -1;
 }
 
-/* A way for LINE, evicting the least recently used; *victim gets the evicted
- * way's contents (tag 0 if it was empty). */
-static way *allocate(cache *c, uint64_t line, way *victim)
+/* A way of set S for LINE, evicting the least recently used (the first
+ * such); the victim's dirty bits go to *dirty (0 if it was empty). */
+static int allocate(const cache *c, uint64_t *s, uint64_t line, unsigned *dirty)
 {
-    way *set = &c->w[(line % c->sets) * c->ways], *v = &set[0];
+    const uint64_t *lru = LRU(c, s);
+    unsigned v = 0;
     for (unsigned i = 1; i < c->ways; i++)
-        if (set[i].lru < v->lru) v = &set[i];
-    *victim = *v;
-    memset(v, 0, sizeof *v);
-    v->tag = line + 1;
-    return v;
+        if (lru[i] < lru[v]) v = i;
+    *dirty = TAG(c, s)[v] ? DIRTY(c, s)[v] : 0;
+    TAG(c, s)[v] = line + 1;
+    LRU(c, s)[v] = 0;
+    VALID(c, s)[v] = DIRTY(c, s)[v] = 0;
+    return (int)v;
 }
 
 coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
@@ -78,82 +104,137 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
 void coalsim_hier_free(coalsim_hier *h)
 {
     if (!h) return;
-    for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) free(h->l1[i].w);
+    for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) cache_free(&h->l1[i]);
     free(h->l1);
-    free(h->l2.w);
+    cache_free(&h->l2);
     free(h);
 }
 
-/* One 32-byte sector through L2: a hit, or a miss fetched from DRAM. */
-static void l2_access(coalsim_hier *h, uint64_t sector, int store, coalsim_hier_counts *c)
+/* A request's sectors in the order its lanes first touch them, with where
+ * their lines live.  Lines in a row are looked up once: nothing else can
+ * move a line between two sectors of it in one request. */
+typedef struct {
+    uint64_t sector;
+    uint64_t *set1, *set2;  /* its line's set in L1 and L2 */
+    int new_line;           /* the sector before was of another line */
+} sector_at;
+
+/* One 32-byte sector through L2 (its line's way there in *W2, -1 if not
+ * looked up yet): a hit, or a miss fetched from DRAM. */
+static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, coalsim_hier_counts *c)
 {
-    uint64_t line = sector / 4;
-    unsigned bit = 1u << (sector % 4);
-    way *w = lookup(&h->l2, line), victim;
+    const cache *l2 = &h->l2;
+    uint64_t *s = sa->set2, line = sa->sector / 4;
+    unsigned char bit = (unsigned char)(1u << (sa->sector % 4));
+    int w = *w2;
     c->l2_sectors++;
-    if (!w) {
-        w = allocate(&h->l2, line, &victim);
-        if (victim.tag) c->dram_write += 32u * (unsigned)__builtin_popcount(victim.dirty);
+    if (w < 0) {
+        w = lookup(l2, s, line);
+        if (w < 0) {
+            unsigned dirty;
+            w = allocate(l2, s, line, &dirty);
+            c->dram_write += 32u * popcount32(dirty);
+        }
+        *w2 = w;
     }
-    w->lru = ++h->tick;
+    LRU(l2, s)[w] = ++h->tick;
     if (store) {
-        w->valid |= bit;
-        w->dirty |= bit;
+        VALID(l2, s)[w] |= bit;
+        DIRTY(l2, s)[w] |= bit;
         return;
     }
-    if (w->valid & bit) {
+    if (VALID(l2, s)[w] & bit) {
         c->l2_hits++;
         return;
     }
     /* fetch granularity: the aligned FETCH bytes around the sector */
-    unsigned per = h->cfg.fetch / 32, first = (unsigned)(sector % 4) / per * per;
-    for (unsigned s = first; s < first + per; s++) w->valid |= 1u << s;
+    unsigned per = h->cfg.fetch / 32, first = (unsigned)(sa->sector % 4) / per * per;
+    for (unsigned k = first; k < first + per; k++) VALID(l2, s)[w] |= (unsigned char)(1u << k);
     c->dram_read += h->cfg.fetch;
+}
+
+/* The request's distinct sectors in the order its lanes first touch them. */
+static unsigned sectors_of(const coalsim_request *r, sector_at *sec)
+{
+    unsigned n = 0;
+    int rising = 1;                              /* sec[] ascending so far: a larger one is new */
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (uint64_t s = r->addr[l] / 32; s <= (r->addr[l] + r->size - 1) / 32; s++) {
+            if (n && s == sec[n - 1].sector) continue;   /* lanes in a row share sectors */
+            unsigned k = n;
+            if (!rising || (n && s < sec[n - 1].sector))
+                for (k = 0; k < n && sec[k].sector != s; k++) {}
+            if (k < n || n == COALSIM_MAX_WARP * 2) continue;
+            rising &= !n || s > sec[n - 1].sector;
+            sec[n++].sector = s;
+        }
+    }
+    return n;
+}
+
+/* Where each sector's line lives, and the memory for it asked for ahead:
+ * a scattered request's lines are in sets far apart. */
+static void locate(const coalsim_hier *h, const cache *l1, sector_at *sec, unsigned n)
+{
+    const cache *l2 = &h->l2;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t line = sec[k].sector / 4;
+        sec[k].new_line = !k || line != sec[k - 1].sector / 4;
+        if (!sec[k].new_line) {
+            sec[k].set1 = sec[k - 1].set1, sec[k].set2 = sec[k - 1].set2;
+            continue;
+        }
+        sec[k].set1 = set_of(l1, line);
+        sec[k].set2 = set_of(l2, line);
+        for (size_t b = 0; b < l1->stride; b += 8) __builtin_prefetch(sec[k].set1 + b, 1);
+        for (size_t b = 0; b < l2->stride; b += 8) __builtin_prefetch(sec[k].set2 + b, 1);
+    }
 }
 
 void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c)
 {
     if (!coalsim_space_has_sectors(r->space)) return;
-    cache *l1 = &h->l1[r->block % h->cfg.sms];
-    /* the request's distinct sectors, in lane order */
-    uint64_t sec[COALSIM_MAX_WARP * 2];
-    unsigned n = 0;
-    for (uint32_t m = r->active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        for (uint64_t s = r->addr[l] / 32; s <= (r->addr[l] + r->size - 1) / 32; s++) {
-            unsigned k;
-            for (k = 0; k < n && sec[k] != s; k++) {}
-            if (k == n && n < COALSIM_MAX_WARP * 2) sec[n++] = s;
-        }
-    }
+    const cache *l1 = &h->l1[r->block % h->cfg.sms];
+    sector_at sec[COALSIM_MAX_WARP * 2];
+    unsigned n = sectors_of(r, sec);
+    locate(h, l1, sec, n);
+    int w = -1, w2 = -1;                         /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
     for (unsigned k = 0; k < n; k++) {
-        uint64_t line = sec[k] / 4;
-        unsigned bit = 1u << (sec[k] % 4);
-        way *w = lookup(l1, line), victim;
+        uint64_t line = sec[k].sector / 4, *s = sec[k].set1;
+        unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
+        if (sec[k].new_line) w = lookup(l1, s, line), w2 = -1;
         c->l1_sectors++;
         if (r->op != COALSIM_LD) {
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
-            if (w) w->valid &= (unsigned char)~bit;
-            l2_access(h, sec[k], 1, c);
+            if (w >= 0) VALID(l1, s)[w] &= (unsigned char)~bit;
+            l2_access(h, &sec[k], &w2, 1, c);
             continue;
         }
-        if (w && (w->valid & bit)) {
+        if (w >= 0 && (VALID(l1, s)[w] & bit)) {
             c->l1_hits++;
-            w->lru = ++h->tick;
+            LRU(l1, s)[w] = ++h->tick;
             continue;
         }
-        if (!w) w = allocate(l1, line, &victim);
-        w->valid |= bit;
-        w->lru = ++h->tick;
-        l2_access(h, sec[k], 0, c);
+        if (w < 0) {
+            unsigned dirty;                      /* L1 lines are never dirty */
+            w = allocate(l1, s, line, &dirty);
+        }
+        VALID(l1, s)[w] |= bit;
+        LRU(l1, s)[w] = ++h->tick;
+        l2_access(h, &sec[k], &w2, 0, c);
     }
 }
 
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h)
 {
+    const cache *l2 = &h->l2;
     uint64_t d = 0;
-    for (size_t i = 0; i < (size_t)h->l2.sets * h->l2.ways; i++) d += 32u * (unsigned)__builtin_popcount(h->l2.w[i].dirty);
+    for (unsigned set = 0; set < l2->sets; set++) {
+        const uint64_t *s = l2->mem + (size_t)set * l2->stride;
+        for (unsigned k = 0; k < l2->ways; k++) d += 32u * popcount32(DIRTY(l2, s)[k]);
+    }
     return d;
 }
 

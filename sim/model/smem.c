@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "popcount.h"
 #include "smem_grid.h"
 #include "uniq.h"
 
@@ -22,38 +23,102 @@ typedef struct {
     unsigned bank;
 } phase_cost;
 
+static uint32_t lane_mask(unsigned lo, unsigned hi)
+{
+    uint64_t m = ((uint64_t)1 << hi) - ((uint64_t)1 << lo);
+    return (uint32_t)m;
+}
+
+/* X / D and X % D for the D of a shared-memory geometry: a shift and a mask
+ * when D is a power of two (every checked arch), a division otherwise. */
+typedef struct {
+    uint64_t d;
+    unsigned sh;
+    int pow2;
+} divisor;
+
+static divisor divisor_of(uint64_t d)
+{
+    return (divisor){d, (unsigned)__builtin_ctzll(d ? d : 1), d && !(d & (d - 1))};
+}
+
+static inline uint64_t dv(uint64_t x, divisor d) { return d.pow2 ? x >> d.sh : x / d.d; }
+static inline uint64_t md(uint64_t x, divisor d) { return d.pow2 ? x & (d.d - 1) : x % d.d; }
+
 /* Cost of lanes [lo, hi) of r: the most distinct rows any one bank is asked
- * for.  Each bank keeps a chain of the rows seen so far (usually one), so the
- * work is linear in the lanes unless they conflict.  Works for any 64-bit
- * address (the reader already limits shared ones to 4 GiB). */
+ * for, and the lowest bank asked for that many.  Two common cases are
+ * counted directly: every bank word on a bank of its own (no conflict), and
+ * every one on the same bank (a column: its distinct rows).  Otherwise the
+ * (bank, row) pairs go into a small hash set, so the work stays linear in
+ * the lanes even when they all conflict.  Works for any 64-bit address (the
+ * reader already limits shared ones to 4 GiB). */
 static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
 {
-    uint64_t row[MAXKEYS];
-    unsigned char next[MAXKEYS], count[64];
-    unsigned char head[64];               /* chain start + 1 per bank, 0 = empty */
-    unsigned n = 0;
-    /* bytes per bank step, banks and words per row are powers of two
-     * (arch_check): shifts and masks, not divisions, for every lane */
-    unsigned word_sh = (unsigned)__builtin_ctz(a->bank_mode / 8), bank_mask = a->banks - 1;
-    unsigned row_sh = (unsigned)__builtin_ctz(a->banks * a->bank_width / (a->bank_mode / 8));
-    phase_cost c = {0, 0};
-    memset(head, 0, a->banks);
-    memset(count, 0, a->banks);
-    for (unsigned l = lo; l < hi; l++) {
-        if (!(r->active >> l & 1)) continue;
-        uint64_t last = (r->addr[l] + r->size - 1) >> word_sh;
-        for (uint64_t w = r->addr[l] >> word_sh; w <= last && n < MAXKEYS; w++) {
-            unsigned bank = (unsigned)(w & bank_mask);
-            uint64_t rw = w >> row_sh;
-            unsigned k = head[bank];
-            while (k && row[k - 1] != rw) k = next[k - 1];
-            if (k) continue;                                  /* row already counted */
-            row[n] = rw;
-            next[n] = head[bank];
-            head[bank] = (unsigned char)++n;
-            unsigned ways = ++count[bank];
-            if (ways > c.ways || (ways == c.ways && bank < c.bank)) c.ways = ways, c.bank = bank;
+    divisor word = divisor_of(a->bank_mode / 8);                  /* bytes per bank step */
+    divisor banks = divisor_of(a->banks);
+    divisor per_row = divisor_of((uint64_t)a->banks * a->bank_width / word.d);   /* bank words a row */
+    uint64_t row[MAXKEYS], seen = 0;
+    unsigned char bank_of[MAXKEYS];
+    unsigned n = 0, distinct = 1, one_bank = 1;
+    uint32_t lanes = r->active & lane_mask(lo, hi);
+    if (word.pow2 && banks.pow2 && per_row.pow2) {
+        /* every checked arch: shifts and masks only; an aligned lane covers
+         * size / word whole bank words (one if it is no wider than a word).
+         * The banks first: with none asked for twice there is nothing more
+         * to count. */
+        unsigned wsh = word.sh, rsh = per_row.sh, bmask = (unsigned)banks.d - 1;
+        unsigned words = r->size > word.d ? r->size >> wsh : 1;
+        uint64_t twice = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
+            for (unsigned j = 0; j < words; j++) {
+                uint64_t bit = (uint64_t)1 << ((unsigned)(w0 + j) & bmask);
+                twice |= seen & bit;
+                seen |= bit;
+            }
         }
+        if (!seen) return (phase_cost){0, 0};
+        if (!twice) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
+            for (unsigned j = 0; j < words && n < MAXKEYS; j++, n++) {
+                row[n] = (w0 + j) >> rsh;
+                bank_of[n] = (unsigned char)((unsigned)(w0 + j) & bmask);
+            }
+        }
+        distinct = 0;
+        one_bank = !(seen & (seen - 1));
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint64_t last = dv(r->addr[l] + r->size - 1, word);
+            for (uint64_t w = dv(r->addr[l], word); w <= last && n < MAXKEYS; w++, n++) {
+                unsigned bank = (unsigned)md(w, banks);
+                row[n] = dv(w, per_row);
+                bank_of[n] = (unsigned char)bank;
+                distinct &= !(seen >> bank & 1);
+                one_bank &= bank == bank_of[0];
+                seen |= (uint64_t)1 << bank;
+            }
+        }
+    }
+    if (!n) return (phase_cost){0, 0};
+    if (distinct) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
+    if (one_bank) return (phase_cost){uniq_count(row, n), bank_of[0]};
+    phase_cost c = {0, 0};
+    uint64_t trow[2 * MAXKEYS];
+    unsigned char tbank[2 * MAXKEYS], used[2 * MAXKEYS], count[64];
+    unsigned size = n <= 32 ? 64 : 2 * MAXKEYS;   /* a power of two, at least twice the pairs */
+    memset(used, 0, size);
+    memset(count, 0, a->banks);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned bank = bank_of[i];
+        unsigned h = (unsigned)(((row[i] * 0x9e3779b97f4a7c15ull) >> 56) ^ bank) & (size - 1);
+        while (used[h] && (trow[h] != row[i] || tbank[h] != bank)) h = (h + 1) & (size - 1);
+        if (used[h]) continue;                                /* row already counted */
+        used[h] = 1, trow[h] = row[i], tbank[h] = (unsigned char)bank;
+        unsigned ways = ++count[bank];
+        if (ways > c.ways || (ways == c.ways && bank < c.bank)) c.ways = ways, c.bank = bank;
     }
     return c;
 }
@@ -79,12 +144,6 @@ static unsigned lanes_per_phase(const coalsim_arch *a, const coalsim_request *r)
         lanes *= 2;
     if (lanes > a->warp_size) lanes = a->warp_size;
     return lanes ? lanes : 1;
-}
-
-static uint32_t lane_mask(unsigned lo, unsigned hi)
-{
-    uint64_t m = ((uint64_t)1 << hi) - ((uint64_t)1 << lo);
-    return (uint32_t)m;
 }
 
 /* A shared atomic that returns its old value (ATOMS.ADD, .CAS, ...): the
@@ -123,7 +182,7 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     unsigned group = fermi16 ? 2 * step : step;
     *out = (coalsim_result){0};
 
-    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->active_threads = popcount32(r->active);
     out->requested_bytes = uniq_requested_bytes(r);
     for (unsigned lo = 0; lo < a->warp_size; lo += group) {
         unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;

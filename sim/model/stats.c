@@ -135,12 +135,14 @@ static coalsim_access *find_by_label(coalsim_stats *st, const coalsim_request *r
     return &st->acc[st->n - 1];
 }
 
-int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src)
+int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src) { return coalsim_stats_merge_at(dst, src, 0); }
+
+int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines)
 {
     for (size_t i = 0; i < src->n; i++) {
         const coalsim_access *s = &src->acc[i];
         coalsim_request key = {.op = s->op, .space = s->space, .size = s->size, .label = s->label,
-                               .line = s->first_line};
+                               .line = s->first_line + lines};
         coalsim_access *d = find(dst, &key);
         if (!d) return -1;
         d->requests += s->requests;
@@ -156,6 +158,7 @@ int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src)
         if (s->sample_result.active_threads > d->sample_result.active_threads) {
             d->sample = s->sample;
             d->sample.label = d->label;
+            d->sample.line += lines;
             d->sample_result = s->sample_result;
         }
     }

@@ -36,7 +36,7 @@ typedef struct {
     uint64_t id;
     int used;
     warp *w;
-    unsigned nw;
+    unsigned nw, cap;
 } block;
 
 struct coalsim_timing {
@@ -301,7 +301,7 @@ static void schedule(coalsim_timing *t, block *b)
     }
     free(b->w);
     b->w = NULL;
-    b->nw = 0;
+    b->nw = b->cap = 0;
 }
 
 static void close_oldest(coalsim_timing *t)
@@ -352,10 +352,15 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     block *b = open_block(t, r->block);
     unsigned wi = (unsigned)(r->warp % MAX_WARPS);
     if (wi >= b->nw) {
-        warp *w = realloc(b->w, (wi + 1) * sizeof *w);
-        if (!w) return -1;
-        for (unsigned i = b->nw; i <= wi; i++) w[i] = (warp){.lv = -1};
-        b->w = w;
+        if (wi >= b->cap) {                      /* room for twice the warps: a block's warps come one by one */
+            unsigned cap = b->cap ? 2 * b->cap : 8;
+            while (cap <= wi) cap *= 2;
+            warp *w = realloc(b->w, cap * sizeof *w);
+            if (!w) return -1;
+            b->w = w;
+            b->cap = cap;
+        }
+        for (unsigned i = b->nw; i <= wi; i++) b->w[i] = (warp){.lv = -1};
         b->nw = wi + 1;
     }
     if (r->space == COALSIM_SHARED)

@@ -1,37 +1,46 @@
-/* Sorting and counting small sets of 64-bit keys (at most a few hundred:
- * one warp request's sectors or bank rows), without allocating. */
+/* Counting distinct values in small sets of 64-bit keys (a warp request's
+ * addresses), without allocating. */
 #ifndef COALSIM_UNIQ_H
 #define COALSIM_UNIQ_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "coalsim.h"
 
-/* Sort k[0..n) ascending and drop repeats; returns the count left.
- * Insertion sort: n is small and often nearly sorted (lanes in order). */
-static inline size_t uniq_sort(uint64_t *k, size_t n)
+/* Distinct values among k[0..n), n <= 128: one pass if they come in order
+ * (the common case), else a small hash set (at most half full). */
+static inline unsigned uniq_count(const uint64_t *k, unsigned n)
 {
-    size_t i, j, m;
-    for (i = 1; i < n; i++) {
-        uint64_t v = k[i];
-        for (j = i; j > 0 && k[j - 1] > v; j--) k[j] = k[j - 1];
-        k[j] = v;
+    unsigned sorted = 1, c = n ? 1 : 0;
+    for (unsigned i = 1; i < n; i++) sorted &= k[i] >= k[i - 1];
+    if (sorted) {
+        for (unsigned i = 1; i < n; i++) c += k[i] != k[i - 1];
+        return c;
     }
-    for (i = 0, m = 0; i < n; i++)
-        if (m == 0 || k[m - 1] != k[i]) k[m++] = k[i];
-    return m;
+    uint64_t tab[256];
+    unsigned char used[256];
+    unsigned bits = n <= 32 ? 6 : 8, mask = (1u << bits) - 1;
+    memset(used, 0, mask + 1);
+    c = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned h = (unsigned)((k[i] * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+        while (used[h] && tab[h] != k[i]) h = (h + 1) & mask;
+        if (!used[h]) used[h] = 1, tab[h] = k[i], c++;
+    }
+    return c;
 }
 
 /* Distinct bytes the active lanes of r touch.  Lane addresses are aligned to
  * the lane size, so two lanes' bytes either coincide or do not overlap. */
 static inline unsigned uniq_requested_bytes(const coalsim_request *r)
 {
+    if (r->active == 0xffffffffu) return uniq_count(r->addr, COALSIM_MAX_WARP) * r->size;
     uint64_t k[COALSIM_MAX_WARP];
-    size_t n = 0;
-    for (unsigned l = 0; l < COALSIM_MAX_WARP; l++)
-        if (r->active >> l & 1) k[n++] = r->addr[l];
-    return (unsigned)uniq_sort(k, n) * r->size;
+    unsigned n = 0;
+    for (uint32_t m = r->active; m; m &= m - 1) k[n++] = r->addr[__builtin_ctz(m)];
+    return uniq_count(k, n) * r->size;
 }
 
 #endif
