@@ -207,7 +207,7 @@ $(BUILD)/probe: gpu/probes/probe.cu
 
 # The GPU harness (gpu/): the seed kernels, capture, timing, the model in-process.
 gpu: $(BUILD)/harness
-$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh include/coalsim.h $(BUILD)/libcoalsim.a
+$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh gpu/sm.cuh include/coalsim.h $(BUILD)/libcoalsim.a
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -o $@ gpu/harness.cu $(BUILD)/libcoalsim.a
 
 # make install PREFIX=... DESTDIR=...: the command, both libraries, the
