@@ -48,6 +48,15 @@ SM_OP(op_mix, float, "f",
       "{ .reg .u32 i; mov.b32 i, %0; add.u32 i, i, 7; mov.b32 %0, i; fma.rn.f32 %0, %0, %1, %2; }", 2)
 
 template <typename T> __device__ __forceinline__ T sm_seed(unsigned s) { return (T)(s % 7 + 2); }
+/* A value's bits, so that "the result is this pattern" is possible for any
+ * type and the compiler must keep the chain (a test of an unsigned against
+ * -1.25 was provably false, and the first run lost the integer chains). */
+template <typename T> __device__ __forceinline__ unsigned long long sm_bits(T v)
+{
+    unsigned long long b = 0;
+    memcpy(&b, &v, sizeof v);
+    return b;
+}
 template <> __device__ __forceinline__ float sm_seed<float>(unsigned s) { return 1.0f + (float)(s % 7) * 1e-3f; }
 template <> __device__ __forceinline__ double sm_seed<double>(unsigned s) { return 1.0 + (double)(s % 7) * 1e-3; }
 
@@ -66,10 +75,10 @@ template <typename OP, int CH, int U> __global__ void sm_thr(int iters, unsigned
 #pragma unroll
             for (int c = 0; c < CH; c++) OP::step(x[c], z[c], y);
     }
-    double acc = 0;
+    unsigned long long acc = 0;
 #pragma unroll
-    for (int c = 0; c < CH; c++) acc += (double)x[c] + (double)z[c];
-    if (acc == -1.25) *sink = 1;
+    for (int c = 0; c < CH; c++) acc ^= sm_bits(x[c]) ^ sm_bits(z[c]);
+    if (acc == 0x0123456789abcdefull) *sink = 1;
 }
 
 // One chain, timed on the SM clock: CYCLES[0] = clock64 ticks for ITERS * U steps.
@@ -85,7 +94,7 @@ template <typename OP, int U> __global__ void sm_lat(int iters, unsigned seed, l
     }
     long long t1 = clock64();     /* in-order issue: off by at most one latency in ITERS * U */
     if (threadIdx.x == 0) cycles[0] = t1 - t0;
-    if ((double)x == -1.25) *sink = 1;
+    if ((sm_bits(x) ^ sm_bits(z)) == 0x0123456789abcdefull) *sink = 1;
 }
 
 // Shared-memory chases: every word of S holds a byte address in S, so x =
@@ -210,6 +219,15 @@ __global__ void sm_red_distinct(unsigned *p, unsigned words, int iters)
 }
 
 __global__ void sm_empty() {}
+
+// Each thread spins until its SM's clock has advanced CYCLES: a kernel of a
+// known length, to see what back-to-back launches add to it.
+__global__ void sm_spin(long long cycles, unsigned *sink)
+{
+    long long t0 = clock64(), t = t0;
+    while (t - t0 < cycles) t = clock64();
+    if (t == 0x0123456789abcdefll) *sink = 1;
+}
 
 // ---------------------------------------------------------------- host side
 
@@ -423,9 +441,18 @@ static int sm_profile(const Dev &dev)
     }
     /* launches back to back, an event between each two: an empty block, and
      * a grid of 8 blocks of 256 threads a SM (one wave) and 64 (8 waves) */
-    printf("launch_us = %.3f\n", b2b_us([] { sm_empty<<<1, 32>>>(); }));
+    printf("launch_b2b_us = %.3f\n", b2b_us([] { sm_empty<<<1, 32>>>(); }));
     printf("launch_wave_us = %.3f\n", b2b_us([&] { sm_empty<<<dev.sms * 8, 256>>>(); }));
     printf("launch_8waves_us = %.3f\n", b2b_us([&] { sm_empty<<<dev.sms * 64, 256>>>(); }));
+    /* kernels of known length (one block of one warp a SM spinning for
+     * 2 to 100 us) back to back: the interval minus the length is what a
+     * launch adds when the queue is full */
+    for (double us : {2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
+        long long cycles = (long long)(us * mhz);
+        double iv = b2b_us([&] { sm_spin<<<dev.sms, 32>>>(cycles, sink); }, 100);
+        printf("# spin %.0f us: back-to-back interval %.3f us, added %.3f us\n", us, iv, iv - us);
+        if (us == 20.0) printf("launch_added_us = %.3f\n", iv - us);
+    }
     CK(cudaGetLastError());
     CK(cudaFree(sink));
     CK(cudaFree(cyc));

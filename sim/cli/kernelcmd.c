@@ -156,8 +156,8 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         }
     }
     coalsim_kernel *k = coalsim_kernel_load_ptx(text, len, path, err, sizeof err);
-    free(text);
     if (!k) {
+        free(text);
         fprintf(stderr, "coalsim: %s\n", err);
         return -1;
     }
@@ -165,6 +165,22 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     clock_gettime(CLOCK_MONOTONIC, &pg.start);
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,
                         .threads = threads};
+    /* registers a thread, for the time's occupancy: --regs, else ptxas -v;
+     * without ptxas the library estimates them from the PTX (the report
+     * says which) */
+    if (ko->regs) {
+        l.regs = ko->regs;
+        l.regs_from = "--regs";
+    } else if (cfg->hier && cfg->profile) {
+        char perr[4096];
+        coalsim_resources res;
+        const char *entry = coalsim_kernel_entry(k, ko->kernel, perr, sizeof perr);
+        if (entry && coalsim_ptxas_resources(text, len, entry, ko->sm, NULL, &res, perr, sizeof perr) == 0) {
+            l.regs = res.regs;
+            l.regs_from = "ptxas";
+        }
+    }
+    free(text);
     memcpy(l.grid, ko->grid, sizeof l.grid);
     memcpy(l.block, ko->block, sizeof l.block);
     if (isatty(2)) {

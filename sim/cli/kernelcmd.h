@@ -16,6 +16,7 @@ typedef struct kernel_opts {
     const char *sm;                /* sm_XX to compile for */
     const char *compiler;          /* --compiler nvcc|clang, or NULL */
     const char *dump;              /* --dump DIR: each sized buffer after the run into DIR/NAME.bin */
+    unsigned regs;                 /* --regs: registers a thread for the time model (0: ask ptxas) */
 } kernel_opts;
 
 /* 1 if PATH names a kernel file (.cu, .ptx). */

@@ -22,7 +22,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP
+    O_INCLUDE, O_COMPILER, O_DUMP, O_REGS
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -58,6 +58,7 @@ static const struct option_def {
     {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
     {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
     {O_DUMP, "--dump", "DIR", "FILE.cu/.ptx: write each sized buffer after the run to DIR/NAME.bin"},
+    {O_REGS, "--regs", "N", "FILE.cu/.ptx with --profile: registers a thread (default: ptxas -v's)"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -391,6 +392,15 @@ static int command(int argc, char **argv)
         case O_MLP: dst = &cf.mlp; break;
         case O_KERNEL: cf.kernel.kernel = val; break;
         case O_DUMP: cf.kernel.dump = val; break;
+        case O_REGS: {
+            long r = number(val);
+            if (r < 1 || r > 255) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--regs takes 1 to 255 registers a thread, not '%s'", val);
+            }
+            cf.kernel.regs = (unsigned)r;
+            break;
+        }
         case O_ARGS: cf.kernel.args = val; break;
         case O_DEFINE: defines[ndefines++] = val; break;
         case O_INCLUDE: includes[nincludes++] = val; break;
@@ -533,11 +543,12 @@ static int command(int argc, char **argv)
         return usage_error("%s", "a .cu or .ptx file needs --grid and --block (and --args for its parameters)");
     }
     if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
-                      ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump)) {
+                      ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump ||
+                      cf.kernel.regs)) {
         free(files);
         free(sets), free(defines), free(includes);
         return usage_error("%s", "--kernel, --grid, --block, --args, --dynamic-shared, --define, --include, "
-                                 "--compiler and --dump apply to .cu and .ptx files");
+                                 "--compiler, --dump and --regs apply to .cu and .ptx files");
     }
     if (nfiles == 0) {
         free(files);

@@ -50,6 +50,19 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                          "\"dram_slowdown\": %.6g, \"dram_round_trip_ns\": %.6g",
                     tm->resident_blocks, tm->block_warps, tm->block_tail, tm->mlp, tm->dram_slowdown,
                     tm->dram_round_trip_ns);
+        static const char *const lv[COALSIM_LEVELS] = {"smem", "l1", "l2", "dram"};
+        fprintf(out, ", \"l1_lines_sm\": %.6g, \"smem_wavefronts_sm\": %.6g, \"loads\": {", tm->l1_lines_sm,
+                tm->smem_wavefronts_sm);
+        for (int l = COALSIM_LV_L1; l < COALSIM_LEVELS; l++)
+            fprintf(out, "%s\"%s\": %llu", l > COALSIM_LV_L1 ? ", " : "", lv[l], (unsigned long long)tm->loads[l]);
+        fprintf(out, "}");
+        if (tm->latency_modelled) {
+            fprintf(out, ", \"trips\": {");
+            for (int l = 0; l < COALSIM_LEVELS; l++)
+                fprintf(out, "%s\"%s\": %llu", l ? ", " : "", lv[l], (unsigned long long)tm->trips[l]);
+            fprintf(out, "}");
+        }
+        fprintf(out, ", \"atomic_hot_ops\": %llu", (unsigned long long)tm->atomic_hot_ops);
         fprintf(out, "}");
     }
     fprintf(out, "}");
@@ -124,6 +137,18 @@ static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_repor
     fprintf(out, "},\n \"instructions\": ");
     if (e) json_str(out, e->isa ? e->isa : "?");
     else fprintf(out, "null");
+    if (e && e->path_blocks) {
+        /* what the time model read of the instruction stream */
+        fprintf(out, ",\n \"execution\": {\"pipes\": {");
+        for (int p = 0; p < COALSIM_PIPES; p++)
+            fprintf(out, "%s\"%s\": %.6g", p ? ", " : "", coalsim_pipe_name((coalsim_pipe)p), e->pipe_inst[p]);
+        fprintf(out, "}, \"path_cycles\": %.6g, \"path_loads\": %.6g, \"path_blocks\": %llu, \"block_threads\": %u, "
+                     "\"regs\": %u, \"regs_from\": ",
+                e->path_cycles, e->path_loads, (unsigned long long)e->path_blocks, e->block_threads, e->regs);
+        if (e->regs_from) json_str(out, e->regs_from);
+        else fprintf(out, "null");
+        fprintf(out, ", \"smem_block\": %llu}", (unsigned long long)e->smem_block);
+    }
 }
 
 void report_json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
