@@ -30,7 +30,7 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # The library: the models, the front ends (one file an input kind), the
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
-MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c occupancy.c timing.c \
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
             analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c \
                sketch.c grid.c) \

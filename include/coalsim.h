@@ -399,6 +399,8 @@ typedef struct coalsim_time {
     /* what the request stream showed (every input) */
     double l1_lines_sm;         /* the busiest SM's lines of global and local requests (its L1 data pipe) */
     double smem_wavefronts_sm;  /* the busiest SM's shared wavefronts */
+    double data_cycles_sm;      /* the busiest SM's L1 data pipe, cycles: shared wavefronts and lines that hit
+                                   at the profile's per-cycle rates, scattered lines that miss at the scatter rates */
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached (no shared) */
     uint64_t trips[COALSIM_LEVELS];   /* warps' round trips by their deepest level (with latencies) */
     uint64_t atomic_hot_ops;    /* global atomics' lane operations on the busiest address */

@@ -19,6 +19,7 @@ typedef struct {
 typedef struct {
     way *w;
     unsigned sets, ways;
+    int hashed;             /* the set from a hash of the line, not the line modulo the sets */
 } cache;
 
 struct coalsim_hier {
@@ -37,10 +38,21 @@ static int cache_init(cache *c, uint64_t bytes, unsigned ways)
     return c->w ? 0 : -1;
 }
 
+/* LINE's set.  L2 folds the upper address bits in, as the GPU's hashed
+ * slice and set selection does: lines a power of two apart do not all meet
+ * in a few sets (add_stride's warps touch 32 lines 512 KiB apart; modulo
+ * the sets, 768 lines of 32 consecutive blocks shared 25 sets of 16 ways
+ * and missed 16 times the H100's 272 MB of DRAM reads). */
+static uint64_t set_of(const cache *c, uint64_t line)
+{
+    if (c->hashed) line ^= (line >> 12) ^ (line >> 24) ^ (line >> 36);
+    return line % c->sets;
+}
+
 /* The way holding LINE, or NULL. */
 static way *lookup(cache *c, uint64_t line)
 {
-    way *set = &c->w[(line % c->sets) * c->ways];
+    way *set = &c->w[set_of(c, line) * c->ways];
     for (unsigned i = 0; i < c->ways; i++)
         if (set[i].tag == line + 1) return &set[i];
     return NULL;
@@ -50,7 +62,7 @@ static way *lookup(cache *c, uint64_t line)
  * way's contents (tag 0 if it was empty). */
 static way *allocate(cache *c, uint64_t line, way *victim)
 {
-    way *set = &c->w[(line % c->sets) * c->ways], *v = &set[0];
+    way *set = &c->w[set_of(c, line) * c->ways], *v = &set[0];
     for (unsigned i = 1; i < c->ways; i++)
         if (set[i].lru < v->lru) v = &set[i];
     *victim = *v;
@@ -67,6 +79,7 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
     h->cfg = *cfg;
     h->l1 = calloc(cfg->sms, sizeof *h->l1);
     int bad = !h->l1 || cache_init(&h->l2, cfg->l2_bytes, cfg->l2_ways) != 0;
+    h->l2.hashed = 1;
     for (unsigned i = 0; !bad && i < cfg->sms; i++) bad = cache_init(&h->l1[i], cfg->l1_bytes, cfg->l1_ways) != 0;
     if (bad) {
         coalsim_hier_free(h);

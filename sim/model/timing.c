@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "model/exectime.h"
 
 #define NF 14                      /* rungs of the DRAM slow-down ladder */
 static const double ladder[NF] = {1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 11, 16};
@@ -54,6 +55,7 @@ struct coalsim_timing {
     unsigned resident;
     /* for the instruction terms (exectime.c) */
     double *l1_lines, *smem_wf;    /* per SM: lines of global and local requests, shared and constant wavefronts */
+    double *data_cyc;              /* per SM: the L1 data pipe's cycles (see coalsim_time) */
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached */
     uint64_t trips[COALSIM_LEVELS];   /* round trips by their deepest level */
     uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
@@ -103,6 +105,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
     while (fgets(line, sizeof line, fp)) {
         n++;
         char key[64], rest[400];
+        if (line[0] == '#' && !strchr(line, '\n'))        /* a long comment: the rest of it too */
+            for (int ch; (ch = fgetc(fp)) != EOF && ch != '\n';) continue;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (sscanf(line, " %63[a-z0-9_] = %399[^\n]", key, rest) != 2) {
             snprintf(err, cap, "%s:%lu: expected KEY = VALUE", name, n);
@@ -202,9 +206,10 @@ coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms,
     t->l1_ns = calloc(sms, sizeof *t->l1_ns);
     t->l1_lines = calloc(sms, sizeof *t->l1_lines);
     t->smem_wf = calloc(sms, sizeof *t->smem_wf);
+    t->data_cyc = calloc(sms, sizeof *t->data_cyc);
     t->slot = calloc((size_t)sms * NF * MAX_SLOTS, sizeof *t->slot);
     t->start = calloc((size_t)sms * NF, sizeof *t->start);
-    if (!t->tab || !t->fifo || !t->l1_ns || !t->l1_lines || !t->smem_wf || !t->slot || !t->start) {
+    if (!t->tab || !t->fifo || !t->l1_ns || !t->l1_lines || !t->smem_wf || !t->data_cyc || !t->slot || !t->start) {
         coalsim_timing_free(t);
         return NULL;
     }
@@ -221,6 +226,7 @@ void coalsim_timing_free(coalsim_timing *t)
     free(t->l1_ns);
     free(t->l1_lines);
     free(t->smem_wf);
+    free(t->data_cyc);
     free(t->hot_addr);
     free(t->hot_n);
     free(t->slot);
@@ -285,7 +291,7 @@ static unsigned resident(const coalsim_timing *t)
 
 /* The slowest of W warps' round trips over the mean one: the profile's
  * points, interpolated in log2(W), 1 for one warp, the last beyond them. */
-static double tail_factor(const coalsim_profile *p, unsigned w)
+double timing_tail_factor(const coalsim_profile *p, unsigned w)
 {
     unsigned n = p->tail_points;
     if (!n || w <= 1) return 1;
@@ -304,7 +310,7 @@ static void schedule(coalsim_timing *t, block *b)
     if (b->nw > t->max_warps) t->max_warps = b->nw;
     unsigned r = t->resident = resident(t), sm = (unsigned)(b->id % t->sms);
     for (unsigned i = 0; i < b->nw; i++) close_trip(t, &b->w[i]);
-    double tail = tail_factor(&t->p, b->nw) - 1;
+    double tail = timing_tail_factor(&t->p, b->nw) - 1;
     for (int k = 0; k < NF; k++) {
         double len = 0, spread = 0, f = ladder[k];
         for (unsigned i = 0; i < b->nw; i++) {
@@ -371,6 +377,27 @@ static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const c
     return ((double)res->lines - miss) / wf + miss / rate;
 }
 
+/* The L1 data pipe's cycles for one request on its SM, at the SM's
+ * measured rates (harness sm): shared wavefronts and lines that hit L1 at
+ * one a cycle or so, and, as l1_cost says, the scattered lines of a request
+ * that miss L1 at the scatter rates (a load's, a store's); 0 without the
+ * SM's keys. */
+static double data_cycles(const coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                          const coalsim_hier_counts *d)
+{
+    const coalsim_profile *p = &t->p;
+    if (!p->sm_clock_mhz || !p->smem_wavefronts_per_cycle || !p->l1_lines_per_cycle) return 0;
+    if (r->space == COALSIM_SHARED) return res->wavefronts / p->smem_wavefronts_per_cycle;
+    if (r->space == COALSIM_CONST) return 0;
+    unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
+    double miss = extra;
+    if (r->op == COALSIM_LD)
+        miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
+    double rate = r->op == COALSIM_LD ? p->scatter_load_lines_per_ns : p->scatter_store_lines_per_ns;
+    double hit = ((double)res->lines - miss) / p->l1_lines_per_cycle;
+    return rate ? hit + miss / (rate / t->sms / (p->sm_clock_mhz * 1e-3)) : hit + miss / p->l1_lines_per_cycle;
+}
+
 /* Count the lane operations of a global atomic request on each address
  * (L2 serves the ones on one address one after another).  0, or -1 if
  * memory runs out. */
@@ -407,6 +434,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
 {
     unsigned sm = (unsigned)(r->block % t->sms);
     t->l1_ns[sm] += l1_cost(t, r, res, d);
+    t->data_cyc[sm] += data_cycles(t, r, res, d);
     if (coalsim_space_has_sectors(r->space)) t->l1_lines[sm] += res->lines;
     else t->smem_wf[sm] += res->wavefronts;
     if (r->space == COALSIM_GLOBAL && (r->op == COALSIM_ATOM || r->op == COALSIM_RED) && count_atomics(t, r) != 0)
@@ -444,7 +472,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
 }
 
 /* The DRAM round trip at GBS, from the loaded curve. */
-static double loaded_ns(const coalsim_profile *p, double gbs)
+double timing_loaded_ns(const coalsim_profile *p, double gbs)
 {
     unsigned n = p->loaded_points;
     if (gbs <= p->loaded_gbs[0]) return p->loaded_ns[0];
@@ -459,11 +487,11 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
                           coalsim_time *out)
 {
     const coalsim_profile *p = &t->p;
-    (void)exec;
     memset(out, 0, sizeof *out);
     for (unsigned s = 0; s < t->sms; s++) {
         if (t->l1_lines[s] > out->l1_lines_sm) out->l1_lines_sm = t->l1_lines[s];
         if (t->smem_wf[s] > out->smem_wavefronts_sm) out->smem_wavefronts_sm = t->smem_wf[s];
+        if (t->data_cyc[s] > out->data_cycles_sm) out->data_cycles_sm = t->data_cyc[s];
     }
     memcpy(out->loads, t->loads, sizeof out->loads);
     out->atomic_hot_ops = t->hot_max;
@@ -481,13 +509,16 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     out->total_us = p->launch_us + bound;
     out->launch_us = p->launch_us;
     out->mlp = t->mlp;
-    if (!has_latency(p)) return 0;
+    if (!has_latency(p)) {
+        if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, out);
+        return 0;
+    }
     out->latency_modelled = 1;
     while (t->count) close_oldest(t);
     memcpy(out->trips, t->trips, sizeof out->trips);
     out->resident_blocks = t->resident;
     out->block_warps = t->max_warps;
-    out->block_tail = tail_factor(p, t->max_warps);
+    out->block_tail = timing_tail_factor(p, t->max_warps);
     /* each rung's latency term and the DRAM slow-down its time implies */
     double lat[NF], g[NF];
     for (int k = 0; k < NF; k++) {
@@ -500,7 +531,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
         lat[k] /= 1e3;
         double us = lat[k] > bound ? lat[k] : bound;
         double gbs = us > 0 ? (double)(c->dram_read + c->dram_write) / (us * 1e3) : 0;
-        double f = p->loaded_points ? loaded_ns(p, gbs) / p->lat16_ns[COALSIM_LV_DRAM] : 1;
+        double f = p->loaded_points ? timing_loaded_ns(p, gbs) / p->lat16_ns[COALSIM_LV_DRAM] : 1;
         g[k] = (f < 1 ? 1 : f) - ladder[k];
     }
     /* g falls as the slow-down rises: its zero is the consistent one */
@@ -518,5 +549,6 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     out->dram_slowdown = f;
     out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
     if (l > bound) out->total_us = p->launch_us + l, out->bound = "latency";
+    if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, out);
     return 0;
 }

@@ -51,8 +51,8 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                     tm->resident_blocks, tm->block_warps, tm->block_tail, tm->mlp, tm->dram_slowdown,
                     tm->dram_round_trip_ns);
         static const char *const lv[COALSIM_LEVELS] = {"smem", "l1", "l2", "dram"};
-        fprintf(out, ", \"l1_lines_sm\": %.6g, \"smem_wavefronts_sm\": %.6g, \"loads\": {", tm->l1_lines_sm,
-                tm->smem_wavefronts_sm);
+        fprintf(out, ", \"l1_lines_sm\": %.6g, \"smem_wavefronts_sm\": %.6g, \"data_cycles_sm\": %.6g, \"loads\": {",
+                tm->l1_lines_sm, tm->smem_wavefronts_sm, tm->data_cycles_sm);
         for (int l = COALSIM_LV_L1; l < COALSIM_LEVELS; l++)
             fprintf(out, "%s\"%s\": %llu", l > COALSIM_LV_L1 ? ", " : "", lv[l], (unsigned long long)tm->loads[l]);
         fprintf(out, "}");
@@ -63,6 +63,16 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
             fprintf(out, "}");
         }
         fprintf(out, ", \"atomic_hot_ops\": %llu", (unsigned long long)tm->atomic_hot_ops);
+        if (tm->exec_modelled) {
+            fprintf(out, ", \"issue_us\": %.6g, \"pipe_us\": %.6g, \"pipe\": \"%s\", \"smem_us\": %.6g, \"path_us\": %.6g, "
+                         "\"dispatch_us\": %.6g, \"atomic_us\": %.6g, \"load_ns\": %.6g, \"waves\": %.6g, "
+                         "\"occupancy\": {\"blocks\": %u, \"warps\": %u, \"limit\": \"%s\", \"regs\": %u, \"regs_from\": ",
+                    tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us, tm->atomic_us,
+                    tm->load_ns, tm->waves, tm->occupancy_blocks, tm->occupancy_warps, tm->occupancy_limit, tm->regs);
+            if (tm->regs_from) json_str(out, tm->regs_from);
+            else fprintf(out, "null");
+            fprintf(out, "}");
+        }
         fprintf(out, "}");
     }
     fprintf(out, "}");

@@ -193,6 +193,12 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define PTX_SB_DSTS 4              /* and writes */
 #define PTX_SB_PRED 0x80000000u    /* while decoding: a predicate's index */
 #define SB_LEADER 8                /* sb_flags: the first instruction of a basic block */
+#define SB_IFCONV 16               /* a branch ptxas turns into predication */
+#define SB_UNROLL 32               /* the backward branch of a loop ptxas unrolls */
+#define SB_CMP_IMM 64              /* a setp with a constant operand */
+#define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
+#define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
+#define SB_LOAD 128                /* sb_flags: a load, which ptxas may move up past any number of others */
 #define PTX_SCLASSES 40            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
@@ -338,6 +344,10 @@ typedef struct pwarp {
     uint64_t local_cap, local_top;
     uint64_t sb_t;             /* scoreboard: the basic block's issue cursor (cycle << 24 | loads) */
     uint64_t sb_end;           /* the latest issue of the basic block so far */
+    uint64_t sb_ring[PTX_WINDOW];   /* issue times of the last PTX_WINDOW instructions (a ring) */
+    unsigned sb_head;
+    unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
+    int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
 } pwarp;
 

@@ -278,10 +278,15 @@ static int run_warp(pctx *x, pwarp *w)
         if (x->sb_on) {
             /* issue when the operands are ready and the basic block's issue
              * cursor has come; results ready a latency later (ptx_sched.c) */
-            if (in->sb_flags & SB_LEADER) w->sb_t = w->sb_end > w->sb_t ? w->sb_end : w->sb_t;
+            if ((in->sb_flags & SB_LEADER) && !w->sb_join) w->sb_t = w->sb_end > w->sb_t ? w->sb_end : w->sb_t;
+            w->sb_join = (in->sb_flags & SB_UNROLL) && ++w->sb_iter % PTX_UNROLL != 0;
             const uint64_t *rd = fr->sb;
             uint64_t t = w->sb_t;
             for (unsigned k = 0; k < in->sb_nsrc; k++) t = rd[in->sb_src[k]] > t ? rd[in->sb_src[k]] : t;
+            uint64_t *old = &w->sb_ring[w->sb_head];
+            if (!(in->sb_flags & SB_LOAD) && *old > t) t = *old;
+            *old = t;
+            w->sb_head = (w->sb_head + 1) % PTX_WINDOW;
             unsigned c = in->sb_cls;
             w->sb_t += x->sb_issue[c];
             if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
@@ -387,6 +392,8 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->state = W_RUN;
         w->clock = 0;
         w->sb_t = w->sb_end = w->sb_quarters = 0;
+        w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
+        memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;

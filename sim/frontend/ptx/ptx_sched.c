@@ -15,7 +15,11 @@
  *            in reduce6's loop), not across blocks (reduce6<false>'s second
  *            load sits behind a branch and waits: 391 us against 207 on
  *            the H100).  A block starts when the one before has issued all
- *            of its instructions.  A global
+ *            of its instructions.  ptxas moves loads up freely but keeps
+ *            the rest roughly in order (registers are few): an instruction
+ *            other than a load issues no earlier than the one PTX_WINDOW
+ *            before it (integrateBodies' unrolled bodies do not overlap:
+ *            65 cycles a body on the H100, about the chain of one).  A global
  *            or local load's latency is COALSIM_PATH_LOAD_CYCLES, and the
  *            loads on the path are counted apart (the time model puts the
  *            latency of the level that served them in).  Times are packed
@@ -263,6 +267,8 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     in->sb_flags = 0;
     if ((is(ri, "mul") || is(ri, "mad")) && ptx_has_mod(ri, "wide")) in->sb_flags |= SB_WIDE_MUL;
     if (is(ri, "add") && in->sb_cls == SC_INT64) in->sb_flags |= SB_ADD64;
+    if (is(ri, "setp") && (imm(ri, 1) || imm(ri, 2))) in->sb_flags |= SB_CMP_IMM;
+    if (in->sb_cls == SC_LD_GLOBAL || in->sb_cls == SC_LD_SHARED || in->sb_cls == SC_LD_CONST) in->sb_flags |= SB_LOAD;
     ptype dt = ptx_mod_type(ri, 0);
     if (ptype_bytes(dt) == 8 || (ptype_bytes(dt) == 4 && ptx_has_mod(ri, "wide"))) in->sb_flags |= SB_DST64;
     uint32_t v;
@@ -271,6 +277,29 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     int writes = !(is(ri, "st") || is(ri, "red") || in->kind == K_BRA || in->kind == K_BAR || in->kind == K_CALL ||
                    in->kind == K_RET || in->kind == K_EXIT || in->kind == K_TRAP || in->kind == K_NOP);
     for (unsigned k = 0; k < ri->nops; k++) operand(f, ri, k, in, writes && k == 0);
+}
+
+#define IFCONV_MAX 8       /* instructions a predicated branch skips, at most */
+#define UNROLL_BODY 20     /* a loop ptxas unrolls: instructions, at most */
+#define UNROLL PTX_UNROLL  /* and how many times (ptx.h) */
+
+static int is_control(const pinst *in)
+{
+    return in->kind == K_BRA || in->kind == K_CALL || in->kind == K_RET || in->kind == K_EXIT || in->kind == K_BAR ||
+           in->kind == K_TRAP;
+}
+
+/* The loop [FIRST, LAST] (LAST its backward branch) is counted: its branch's
+ * predicate comes from a setp in the loop that compares with a constant. */
+static int counted(const pfunc *f, uint32_t first, uint32_t last)
+{
+    uint32_t pred = f->nslots + (uint32_t)f->code[last].guard;
+    for (uint32_t k = last; k-- > first;) {
+        const pinst *in = &f->code[k];
+        for (unsigned d = 0; d < in->sb_ndst; d++)
+            if (in->sb_dst[d] == pred) return (in->sb_flags & SB_CMP_IMM) != 0;
+    }
+    return 0;
 }
 
 /* Address arithmetic as ptxas writes it: a 64-bit add of the only use of
@@ -321,14 +350,35 @@ void ptx_sched_fix(pfunc *f)
     }
     fuse_wide(f);
     /* basic blocks: ptxas schedules within them, so the scoreboard lets an
-     * instruction issue as soon as its operands are ready inside one */
-    if (f->ncode) f->code[0].sb_flags |= SB_LEADER;
-    for (uint32_t i = 0; i < f->ncode; i++) {
+     * instruction issue as soon as its operands are ready inside one.  Two
+     * of ptxas's own transformations join blocks:
+     *   - a branch over at most IFCONV_MAX instructions with no control
+     *     among them becomes predication (reduce6's bounds-checked second
+     *     load is a predicated LDG in its SASS, beside the first);
+     *   - a small counted loop (one block of at most UNROLL_BODY
+     *     instructions closed by a compare with a constant) is unrolled
+     *     UNROLL times (col_sum's PTX loop of 4 loads is 16 LDGs in its
+     *     SASS; sgemm_naive's 41 instructions and reduce6<false>'s loop
+     *     against a register are not unrolled). */
+    uint32_t n = f->ncode;
+    for (uint32_t i = 0; i < n; i++) {
+        pinst *in = &f->code[i];
+        if (in->kind != K_BRA || in->target >= n) continue;
+        int ctl = 0;
+        if (in->target > i) {
+            for (uint32_t k = i + 1; k < in->target && !ctl; k++) ctl = is_control(&f->code[k]);
+            if (in->guard >= 0 && !ctl && in->target - i - 1 <= IFCONV_MAX) in->sb_flags |= SB_IFCONV;
+        } else if (in->guard >= 0 && i - in->target + 1 <= UNROLL_BODY) {
+            for (uint32_t k = in->target; k < i && !ctl; k++) ctl = is_control(&f->code[k]);
+            if (!ctl && counted(f, in->target, i)) in->sb_flags |= SB_UNROLL;
+        }
+    }
+    if (n) f->code[0].sb_flags |= SB_LEADER;
+    for (uint32_t i = 0; i < n; i++) {
         const pinst *in = &f->code[i];
-        int ends = in->kind == K_BRA || in->kind == K_CALL || in->kind == K_RET || in->kind == K_EXIT ||
-                   in->kind == K_BAR || in->kind == K_TRAP;
-        if (ends && i + 1 < f->ncode) f->code[i + 1].sb_flags |= SB_LEADER;
-        if (in->kind == K_BRA && in->target < f->ncode) f->code[in->target].sb_flags |= SB_LEADER;
+        if (in->kind == K_BRA && (in->sb_flags & SB_IFCONV)) continue;
+        if (is_control(in) && i + 1 < n) f->code[i + 1].sb_flags |= SB_LEADER;
+        if (in->kind == K_BRA && in->target < n) f->code[in->target].sb_flags |= SB_LEADER;
     }
 }
 
