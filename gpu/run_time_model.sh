@@ -9,7 +9,8 @@
 #   2. the outside suite's time launches: cudaEvent times (median of 20
 #      back-to-back launches, an event between each two) and Nsight Compute's
 #      counters (gpu/outside/run_outside.sh with SETS=time).
-# usage: bash gpu/run_time_model.sh OUT        (from anywhere)
+# usage: bash gpu/run_time_model.sh OUT        (from anywhere; PARTS="sm profile outside" by default,
+#        PARTS=sm for harness sm alone)
 # OUT gets seven files:
 #   log.txt            this script's log: nvidia-smi, versions, each step's status
 #   profile.txt        harness profile's output (a profile file's memory keys)
@@ -27,6 +28,8 @@ out=${1:?usage: bash gpu/run_time_model.sh OUT}
 mkdir -p "$out/outside" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.." || exit 1
 TOTAL=${TOTAL:-540}
+PARTS=${PARTS:-sm profile outside}   # PARTS=sm: only harness sm (and its SASS)
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 T0=$(date +%s)
 W=$(mktemp -d /tmp/coalsim-time.XXXXXX)
 exec > >(tee -a "$out/log.txt") 2>&1
@@ -49,12 +52,16 @@ else
     tail -20 "$W/build.txt"
 fi
 if [ -x build/harness ]; then
-    timeout "$(cap 150)" build/harness sm > "$out/sm.txt" 2> "$W/sm.err"
-    say "harness sm: rc=$? ($(grep -c = "$out/sm.txt") keys)"
-    cat "$W/sm.err"
-    timeout "$(cap 240)" build/harness profile > "$out/profile.txt" 2> "$W/profile.err"
-    say "harness profile: rc=$? ($(grep -c = "$out/profile.txt") keys)"
-    cat "$W/profile.err"
+    if part sm; then
+        timeout "$(cap 150)" build/harness sm > "$out/sm.txt" 2> "$W/sm.err"
+        say "harness sm: rc=$? ($(grep -c = "$out/sm.txt") keys)"
+        cat "$W/sm.err"
+    fi
+    if part profile; then
+        timeout "$(cap 240)" build/harness profile > "$out/profile.txt" 2> "$W/profile.err"
+        say "harness profile: rc=$? ($(grep -c = "$out/profile.txt") keys)"
+        cat "$W/profile.err"
+    fi
     # the SASS of the microbenchmarks: sm_* (harness sm) and the chases
     if command -v cuobjdump > /dev/null; then
         cuobjdump -sass build/harness | awk '/Function : / {on = /sm_|chase/} on' > "$W/sm_sass.txt"
@@ -63,7 +70,9 @@ if [ -x build/harness ]; then
 fi
 
 # ---- 2. the outside suite's time set: times and counters
-if [ "$(left)" -gt 120 ]; then
+if ! part outside; then
+    say "outside suite not asked for (PARTS=$PARTS)"
+elif [ "$(left)" -gt 120 ]; then
     HARD=$(($(left) - 25)) SETS=time bash gpu/outside/run_outside.sh "$W/outside" > "$W/outside.log" 2>&1
     say "run_outside.sh (time set): rc=$?"
     tail -15 "$W/outside.log"

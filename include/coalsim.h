@@ -413,6 +413,7 @@ typedef struct coalsim_time {
     double smem_us;             /* its shared wavefronts and L1 lines at the data pipes' rates */
     double path_us;             /* its blocks' critical paths, wave after wave */
     double dispatch_us;         /* its blocks started one after another */
+    double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty) */
     double atomic_us;           /* the busiest address's atomics, one after another */
     double load_ns;             /* a global load's latency on the paths, averaged over where loads were served */
     double waves;               /* blocks over what all SMs hold at once */
@@ -432,6 +433,11 @@ void coalsim_timing_free(coalsim_timing *t);
  * (global loads: where it was served).  0, or -1 if memory runs out. */
 int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
                            const coalsim_hier_counts *d);
+/* What the cache model left dirty in L2 at the end (DIRTY bytes) and the
+ * L2's size: launched back to back, a kernel whose data does not fit in L2
+ * writes the previous launch's dirty bytes back while it runs, so the
+ * instruction-side model (exectime.c) counts them as its DRAM writes. */
+void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes);
 /* The prediction, given the kernel's hierarchy totals and, for a kernel
  * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
  * -1 if memory runs out. */
@@ -538,6 +544,8 @@ typedef struct coalsim_exec {
     double pipe_inst[COALSIM_PIPES];
     double path_cycles, path_loads;
     uint64_t path_blocks;
+    double smem_wavefronts_saved;   /* shared wavefronts the requests counted that the SASS's vector loads save
+                                       (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
     unsigned block_threads;     /* threads a block */
     unsigned regs;              /* registers a thread, 0: not known */
     const char *regs_from;      /* "ptxas", "--regs", "estimate" (static), or NULL */

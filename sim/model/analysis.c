@@ -109,6 +109,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     d->path_cycles += s->path_cycles;
     d->path_loads += s->path_loads;
     d->path_blocks += s->path_blocks;
+    d->smem_wavefronts_saved += s->smem_wavefronts_saved;
     if (!d->block_threads) d->block_threads = s->block_threads;
     if (!d->regs) d->regs = s->regs, d->regs_from = s->regs_from;
     if (!d->smem_block) d->smem_block = s->smem_block;
@@ -125,6 +126,7 @@ int coalsim_analysis_finish(coalsim_analysis *an)
     if (!an->timing) return 0;
     coalsim_hier_counts total;
     coalsim_stats_hier_total(an->st, &total);
+    coalsim_timing_set_dirty(an->timing, coalsim_hier_dirty_bytes(an->hier), an->hcfg.l2_bytes);
     if (coalsim_timing_finish(an->timing, &total, an->has_exec ? &an->exec : NULL, &an->time) != 0)
         return fail(an, "out of memory");
     an->timed = 1;

@@ -65,7 +65,7 @@ static double latency_at(const lat_term *L, double t)
 }
 
 void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, unsigned sms, const coalsim_exec *e,
-                     const coalsim_hier_counts *c, coalsim_time *out)
+                     const coalsim_hier_counts *c, uint64_t dirty, uint64_t l2_bytes, coalsim_time *out)
 {
     if (!p->sm_clock_mhz || !e->path_blocks || !e->block_threads || !sms) return;
     const double clk = p->sm_clock_mhz * 1e-3;
@@ -92,16 +92,24 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     }
     double issue = p->issue_per_cycle > 0 ? all * share / p->issue_per_cycle : 0;
     double data = out->data_cycles_sm;
+    if (p->smem_wavefronts_per_cycle > 0) data -= e->smem_wavefronts_saved * share / p->smem_wavefronts_per_cycle;
+    if (data < 0) data = 0;
     double dispatch = nsm * p->block_ns * clk;
     double atomic = (double)out->atomic_hot_ops * p->atomic_same_ns * clk;
-    double dram = out->dram_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
+    /* back to back, what the last launch left dirty is written while this
+     * one runs, unless the data fits in L2 and stays there */
+    double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
+    uint64_t writes = c->dram_write;
+    if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
+    out->dram_b2b_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)writes / (write_gbs * 1e3);
+    double dram = out->dram_b2b_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
     /* the latency term */
     lat_term L = {.p = p, .e = e, .t = out, .clk = clk};
     L.waves = ceil(nsm / occ.blocks);
     L.k = e->path_loads / blocks;
     L.path = e->path_cycles / blocks;
     L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
-    L.dram_bytes = (double)(c->dram_read + c->dram_write);
+    L.dram_bytes = (double)(c->dram_read + writes);
     double fixed = issue;
     const char *bound = "issue";
     struct {

@@ -61,7 +61,14 @@ struct coalsim_timing {
     uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
     size_t hot_cap, hot_used;
     uint64_t hot_max;              /* the most on one address */
+    uint64_t dirty, l2_bytes;      /* coalsim_timing_set_dirty */
 };
+
+void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes)
+{
+    t->dirty = dirty;
+    t->l2_bytes = l2_bytes;
+}
 
 /* ---- the profile ---- */
 
@@ -510,7 +517,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     out->launch_us = p->launch_us;
     out->mlp = t->mlp;
     if (!has_latency(p)) {
-        if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, out);
+        if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, t->dirty, t->l2_bytes, out);
         return 0;
     }
     out->latency_modelled = 1;
@@ -549,6 +556,6 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     out->dram_slowdown = f;
     out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
     if (l > bound) out->total_us = p->launch_us + l, out->bound = "latency";
-    if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, out);
+    if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, t->dirty, t->l2_bytes, out);
     return 0;
 }

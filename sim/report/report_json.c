@@ -65,9 +65,9 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
         fprintf(out, ", \"atomic_hot_ops\": %llu", (unsigned long long)tm->atomic_hot_ops);
         if (tm->exec_modelled) {
             fprintf(out, ", \"issue_us\": %.6g, \"pipe_us\": %.6g, \"pipe\": \"%s\", \"smem_us\": %.6g, \"path_us\": %.6g, "
-                         "\"dispatch_us\": %.6g, \"atomic_us\": %.6g, \"load_ns\": %.6g, \"waves\": %.6g, "
+                         "\"dispatch_us\": %.6g, \"dram_b2b_us\": %.6g, \"atomic_us\": %.6g, \"load_ns\": %.6g, \"waves\": %.6g, "
                          "\"occupancy\": {\"blocks\": %u, \"warps\": %u, \"limit\": \"%s\", \"regs\": %u, \"regs_from\": ",
-                    tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us, tm->atomic_us,
+                    tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us, tm->dram_b2b_us, tm->atomic_us,
                     tm->load_ns, tm->waves, tm->occupancy_blocks, tm->occupancy_warps, tm->occupancy_limit, tm->regs);
             if (tm->regs_from) json_str(out, tm->regs_from);
             else fprintf(out, "null");
@@ -157,7 +157,8 @@ static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_repor
                 e->path_cycles, e->path_loads, (unsigned long long)e->path_blocks, e->block_threads, e->regs);
         if (e->regs_from) json_str(out, e->regs_from);
         else fprintf(out, "null");
-        fprintf(out, ", \"smem_block\": %llu}", (unsigned long long)e->smem_block);
+        fprintf(out, ", \"smem_block\": %llu, \"smem_wavefronts_saved\": %.6g}", (unsigned long long)e->smem_block,
+                e->smem_wavefronts_saved);
     }
 }
 

@@ -231,6 +231,7 @@ typedef struct pinst {
     /* the time model's scoreboard (ptx_sched.c): the class, and the slots
      * read and written (predicates after the function's register slots) */
     uint8_t sb_cls, sb_nsrc, sb_ndst, sb_flags;
+    uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
 } pinst;
 
@@ -373,6 +374,7 @@ typedef struct pctx {
     uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */
     uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
+    coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
 } pctx;
 
 /* The time model's side of the interpreter (ptx_sched.c).  Decoding: the
@@ -387,6 +389,12 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p);
 void ptx_sched_barrier(pctx *x, unsigned nwarps);
 void ptx_sched_block_end(pctx *x, unsigned nwarps);
 void ptx_sched_finish(pctx *x);
+/* A branch ptxas predicates jumped over [FROM, TO) of F for the whole warp:
+ * those instructions still issue (predicated off). */
+void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to);
+/* The shared request R of IN, which leads a group ptxas joins: what the
+ * joined load saves in wavefronts, into x->exec. */
+void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);
 /* An estimate of F's registers a thread when ptxas cannot tell: the most
  * values live at once (64-bit ones counting two), from a liveness pass over
  * its instructions; 0 if memory runs out. */

@@ -311,6 +311,7 @@ static int run_warp(pctx *x, pwarp *w)
         case K_BRA: {
             uint32_t nt = mask & ~m;
             if (!nt) {
+                if (x->sb_on && (in->sb_flags & SB_IFCONV)) ptx_sched_skipped(x, w, fr->fn, top->pc + 1, in->target);
                 top->pc = in->target;
             } else if (!m) {
                 top->pc++;
@@ -461,6 +462,7 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
         int l = __builtin_ctz(mm);
         r.addr[l] = a[l];
     }
+    if (in->sb_group > 1 && sp == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, &r);
     if (x->sink.put(x->sink.ctx, &r) != 0) {
         snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
         return -1;

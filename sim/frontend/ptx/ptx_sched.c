@@ -58,7 +58,7 @@ enum {
     SC_FREE = 0, SC_PARAM, SC_MOV, SC_SREG, SC_INT, SC_INT64, SC_IMAD, SC_IMUL64, SC_IDIV, SC_IDIV_IMM, SC_IDIV64,
     SC_BITS, SC_CVT_INT, SC_CONV, SC_FP32, SC_FP32_ALU, SC_FP32_NEG, SC_FDIV, SC_MUFU, SC_MUFU2, SC_FP64, SC_FP64_ALU,
     SC_FP64_DIV, SC_HALF, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
-    SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_COUNT
+    SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED, SC_COUNT
 };
 
 _Static_assert(SC_COUNT <= PTX_SCLASSES, "ptx.h's PTX_SCLASSES is too small");
@@ -101,6 +101,7 @@ static const sclass classes[SC_COUNT] = {
     [SC_BAR] = {"bar", Q(0, 0, 0, 0, 0, 0, 0, 1), -1},
     [SC_CONTROL] = {"control", Q(0, 0, 0, 0, 0, 0, 0, 1), -1},            /* call, ret, exit */
     [SC_FENCE] = {"fence", Q(0, 0, 0, 0, 0, 0, 1, 0), -1},
+    [SC_LD_JOINED] = {"ld_joined", Q(0, 0, 0, 0, 0, 0, 0, 0), COALSIM_LAT_SMEM},   /* part of its leader's LDS.128 */
 };
 
 static int is(const raw_inst *ri, const char *op) { return !strcmp(ri->opcode, op); }
@@ -302,6 +303,58 @@ static int counted(const pfunc *f, uint32_t first, uint32_t last)
     return 0;
 }
 
+/* ptxas joins scalar shared loads of one basic block from [R+o], [R+o+s],
+ * ... (s the size, o a multiple of 16) into one LDS.64 or LDS.128: sgemm's
+ * As[row * 32 + k] for k = 0..31 becomes eight LDS.128 (the H100 executed
+ * 41.9 M LDS where the PTX has 67.1 M ld.shared).  The first of a group
+ * keeps its class and leads SB_GROUP loads; the others cost nothing. */
+static void join_shared_loads(pfunc *f)
+{
+    enum { OPEN = 8 };            /* groups open at once: sgemm interleaves As's and Bs's loads */
+    struct {
+        uint32_t lead, base, count, size;
+        int64_t next;
+    } g[OPEN];
+    unsigned ng = 0;
+    for (uint32_t i = 0; i <= f->ncode; i++) {
+        const pinst *in = i < f->ncode ? &f->code[i] : NULL;
+        /* every group ends at a block's end or a store to shared memory */
+        if (!in || (in->sb_flags & SB_LEADER) || in->sb_cls == SC_ST || in->sb_cls == SC_ATOM_SHARED) {
+            for (unsigned k = 0; k < ng; k++) f->code[g[k].lead].sb_group = (uint8_t)g[k].count;
+            ng = 0;
+            if (!in) break;
+        }
+        int ld = in->sb_cls == SC_LD_SHARED && in->nvec == 1 && in->addr_slot != UINT32_MAX &&
+                 (ptype_bytes((ptype)in->type) == 4 || ptype_bytes((ptype)in->type) == 8);
+        unsigned size = ld ? ptype_bytes((ptype)in->type) : 0, k = 0;
+        while (ld && k < ng && !(g[k].base == in->addr_slot && g[k].next == in->off && g[k].size == size &&
+                                 (g[k].count + 1) * size <= 16))
+            k++;
+        if (ld && k < ng) {
+            f->code[i].sb_cls = SC_LD_JOINED;
+            g[k].count++;
+            g[k].next += size;
+        } else if (ld && in->off % 16 == 0) {
+            if (ng == OPEN) {               /* the oldest group is done */
+                f->code[g[0].lead].sb_group = (uint8_t)g[0].count;
+                memmove(g, g + 1, (OPEN - 1) * sizeof g[0]);
+                ng--;
+            }
+            g[ng].lead = i, g[ng].base = in->addr_slot, g[ng].count = 1, g[ng].size = size;
+            g[ng].next = in->off + size;
+            ng++;
+        }
+        /* a new value of a group's base register ends that group */
+        for (unsigned d = 0; d < in->sb_ndst; d++)
+            for (unsigned j = 0; j < ng; j++)
+                if (g[j].base == in->sb_dst[d]) {
+                    f->code[g[j].lead].sb_group = (uint8_t)g[j].count;
+                    memmove(g + j, g + j + 1, (ng - j - 1) * sizeof g[0]);
+                    ng--, j--;
+                }
+    }
+}
+
 /* Address arithmetic as ptxas writes it: a 64-bit add of the only use of
  * a wide multiply's product is the IMAD.WIDE's own addend (mul.wide.s32
  * %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2 is one IMAD.WIDE): the add costs
@@ -324,17 +377,34 @@ static void fuse_wide(pfunc *f)
         for (unsigned k = 0; k < in->sb_ndst; k++)
             if (in->sb_dst[k] < n) def[in->sb_dst[k]] = def[in->sb_dst[k]] == -1 ? (int32_t)i : -2;
     }
+    /* a product used only by 64-bit adds: each add is an IMAD.WIDE of its
+     * own (ptxas repeats the multiply: grid-stride saxpy's x[i] and y[i]),
+     * the multiply itself goes */
+    uint32_t *adds = calloc(n, sizeof *adds);
+    if (!adds) {
+        free(def), free(uses);
+        return;
+    }
+    for (uint32_t i = 0; i < f->ncode; i++) {
+        const pinst *in = &f->code[i];
+        if (!(in->sb_flags & SB_ADD64)) continue;
+        for (unsigned k = 0; k < in->sb_nsrc; k++)
+            if (in->sb_src[k] < n && def[in->sb_src[k]] >= 0 && (f->code[def[in->sb_src[k]]].sb_flags & SB_WIDE_MUL))
+                adds[in->sb_src[k]]++;
+    }
     for (uint32_t i = 0; i < f->ncode; i++) {
         pinst *in = &f->code[i];
         if (!(in->sb_flags & SB_ADD64)) continue;
         for (unsigned k = 0; k < in->sb_nsrc; k++) {
             uint32_t s = in->sb_src[k];
-            if (s < n && uses[s] == 1 && def[s] >= 0 && (f->code[def[s]].sb_flags & SB_WIDE_MUL)) {
-                in->sb_cls = SC_FREE;
+            if (s < n && def[s] >= 0 && (f->code[def[s]].sb_flags & SB_WIDE_MUL) && adds[s] == uses[s]) {
+                in->sb_cls = uses[s] == 1 ? SC_FREE : SC_IMAD;
+                if (uses[s] > 1) f->code[def[s]].sb_cls = SC_FREE;
                 break;
             }
         }
     }
+    free(adds);
     free(def);
     free(uses);
 }
@@ -380,6 +450,7 @@ void ptx_sched_fix(pfunc *f)
         if (is_control(in) && i + 1 < n) f->code[i + 1].sb_flags |= SB_LEADER;
         if (in->kind == K_BRA && in->target < n) f->code[in->target].sb_flags |= SB_LEADER;
     }
+    join_shared_loads(f);
 }
 
 /* Cycles of the profile's latency class L, or what harness sm measured on
@@ -395,9 +466,35 @@ static double lat_of(const coalsim_profile *p, int l)
     return p && p->lat_cycles[l] > 0 ? p->lat_cycles[l] : dflt[l];
 }
 
+void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i < to && i < f->ncode; i++) {
+        unsigned c = f->code[i].sb_cls;
+        x->sb_count[c]++;
+        w->sb_quarters += x->sb_quarters[c];
+        w->sb_t += x->sb_issue[c];
+    }
+}
+
+void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
+{
+    unsigned g = in->sb_group, bytes = g * r->size <= 8 ? 8 : 16;
+    for (uint32_t m = r->active; m; m &= m - 1)
+        if (r->addr[__builtin_ctz(m)] % bytes) return;       /* not aligned: ptxas could not join them */
+    coalsim_request v = *r;
+    coalsim_result one, joined;
+    v.size = bytes;
+    coalsim_smem(&x->sb_arch, r, &one);
+    coalsim_smem(&x->sb_arch, &v, &joined);
+    /* the group's loads are alike (the same rows, lane by lane) */
+    double saved = (double)g * one.wavefronts - joined.wavefronts;
+    if (saved > 0) x->exec.smem_wavefronts_saved += saved;
+}
+
 void ptx_sched_setup(pctx *x, const coalsim_profile *p)
 {
     x->sb_on = p != NULL;
+    coalsim_arch_preset("hopper", &x->sb_arch);
     memset(x->sb_count, 0, sizeof x->sb_count);
     for (int c = 0; c < SC_COUNT; c++) {
         const sclass *k = &classes[c];
