@@ -22,7 +22,9 @@ from which the keys the time model reads are made by these rules:
                         (cvt: the pair's latency over its two instructions, as measured);
                         a latency measured as 0 (a chain the compiler removed) is left out
   smem_wavefronts_per_cycle, l1_lines_per_cycle, atomic_same_ns, l2_bytes: as measured
-  launch_b2b_us         launch_b2b_us (the first H200 run printed it as launch_us)
+  launch_b2b_us         launch_added_us: what back-to-back launches add to a kernel of
+                        known length (5 to 100 us spinning); else the interval between
+                        empty kernels (launch_b2b_us; the first H200 run's launch_us)
 
 --other: SM was measured on another device of the same SM (the H200's for
 the H100): its device-wide keys (l2_bytes) are left out.
@@ -83,7 +85,7 @@ def main():
     for k in COPY:
         if k in s and not (other and k == "l2_bytes"):
             out.append("%s = %s" % (k, s[k]))
-    b2b = s.get("launch_b2b_us", s.get("launch_us"))
+    b2b = s.get("launch_added_us", s.get("launch_b2b_us", s.get("launch_us")))
     if b2b:
         out.append("launch_b2b_us = %s" % b2b)
     line = "# measured by harness sm:"

@@ -221,6 +221,8 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->per_request || cf->html || cf->trace_out) acfg.each = each_request;
     if (cf->hier) {
         coalsim_hier_preset("hopper", &hcfg);
+        /* a profile of another Hopper part says its L2's size (the H200's 60 MiB) */
+        if (cf->profile && cf->profile->l2_bytes) hcfg.l2_bytes = cf->profile->l2_bytes;
         acfg.hier = &hcfg;
     }
     if (cf->profile) {
