@@ -30,13 +30,13 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # The library: the models, the front ends (one file an input kind), the
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
-MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c timing.c analysis.c \
-            preset.c)
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
+            analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
                sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c compile.c proc.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
-                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c) \
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_sched.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
                  sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
@@ -225,7 +225,7 @@ $(BUILD)/probe: gpu/probes/probe.cu
 
 # The GPU harness (gpu/): the seed kernels, capture, timing, the model in-process.
 gpu: $(BUILD)/harness
-$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh include/coalsim.h $(BUILD)/libcoalsim.a
+$(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh gpu/profile.cuh gpu/pitch.cuh gpu/sm.cuh include/coalsim.h $(BUILD)/libcoalsim.a
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -Iinclude -o $@ gpu/harness.cu $(BUILD)/libcoalsim.a
 
 # make install PREFIX=... DESTDIR=...: the command, both libraries, the

@@ -7,6 +7,9 @@
 //                            for ncu to count (gpu/run_validate.sh)
 //   harness profile          DRAM/L2/L1/shared rates, latencies (idle and DRAM
 //                            under load) and block cost for the time model
+//   harness sm               the SM's side for the time model: clock, each PTX
+//                            operation's throughput and latency, shared and L1
+//                            rates, barriers, atomics, back-to-back launches
 //   harness pitch            col_sum and copy with other row pitches and block
 //                            shapes, the chase with strided chains (gpu/run_pitch.sh)
 //   harness big              the large launches once each, for ncu's DRAM counters
@@ -236,6 +239,7 @@ static std::string close_enough(const std::vector<float> &got, const std::vector
 #include "cases.cuh"
 #include "profile.cuh"
 #include "pitch.cuh"
+#include "sm.cuh"
 
 /* One random cycle over N lines (Sattolo's shuffle) written into LINES as
  * fill_lines lays it out, and in STARTS, K lines evenly spaced along it. */
@@ -554,7 +558,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: harness capture OUTDIR | harness counters | harness big | harness time [--json|--csv] | "
-                        "harness profile | harness pitch\n");
+                        "harness profile | harness sm | harness pitch\n");
         return 2;
     }
     std::string mode = argv[1];
@@ -583,6 +587,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (mode == "profile") return profile(dev);
+    if (mode == "sm") return sm_profile(dev);
     if (mode == "pitch") return pitch(dev);
     if (mode == "big") {       /* the GPU-filling launches once each, for ncu's DRAM counters */
         for (const Case &c : cases) {

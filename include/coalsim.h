@@ -272,6 +272,52 @@ typedef enum { COALSIM_LV_SMEM = 0, COALSIM_LV_L1, COALSIM_LV_L2, COALSIM_LV_DRA
 
 #define COALSIM_PROFILE_POINTS 16   /* points of a measured curve (dram_loaded, block_tail) */
 
+/* What a kernel's machine code runs on, and how long a result takes (the
+ * instruction terms of the time model; coalsim_exec says how front ends
+ * count them). */
+typedef enum {
+    COALSIM_PIPE_FMA = 0,   /* FP32 and FP16x2 arithmetic (FFMA, FADD, FMUL, HFMA2) */
+    COALSIM_PIPE_ALU,       /* integer add, logic, shifts, compares, selects, FP32 min/max and compares, moves */
+    COALSIM_PIPE_FMAHEAVY,  /* integer multiplies (IMAD, IMAD.WIDE, IMAD.HI) */
+    COALSIM_PIPE_FP64,      /* DFMA, DADD, DMUL, DSETP */
+    COALSIM_PIPE_XU,        /* special functions (MUFU), POPC, FLO, BREV */
+    COALSIM_PIPE_CONV,      /* conversions between integer and float (I2F, F2I, F2F) */
+    COALSIM_PIPE_LSU,       /* memory instructions of every space, shuffles */
+    COALSIM_PIPE_CBU,       /* branches, barriers, exit, calls */
+    COALSIM_PIPE_TENSOR,    /* matrix instructions (HMMA, HGMMA) */
+    COALSIM_PIPES
+} coalsim_pipe;
+
+/* The pipe's name as profiles and reports spell it: "fma", "alu", ... */
+const char *coalsim_pipe_name(coalsim_pipe p);
+
+/* Dependent-latency classes of the scoreboard: the profile's lat_KEY
+ * cycles, KEY the operation harness sm measures for the class. */
+typedef enum {
+    COALSIM_LAT_FMA = 0,    /* ffma: FP32 arithmetic */
+    COALSIM_LAT_ALU,        /* iadd: integer add, logic, compare, select, moves */
+    COALSIM_LAT_IMAD,       /* imad: integer multiplies */
+    COALSIM_LAT_FP64,       /* dfma */
+    COALSIM_LAT_MUFU,       /* ex2: special functions, popc, clz */
+    COALSIM_LAT_HALF,       /* hfma2: FP16x2 and BF16x2 */
+    COALSIM_LAT_CONV,       /* cvt: conversions */
+    COALSIM_LAT_SHFL,       /* shfl: shuffles, votes */
+    COALSIM_LAT_IDIV,       /* remu: integer division and remainder */
+    COALSIM_LAT_FDIV,       /* divf: IEEE division, reciprocal and square root */
+    COALSIM_LAT_SMEM,       /* lds: shared-memory loads and atomics */
+    COALSIM_LAT_BAR,        /* bar: a barrier once the last warp arrives */
+    COALSIM_LATS
+} coalsim_lat;
+
+/* The class's profile key without "lat_": "ffma", "iadd", ... */
+const char *coalsim_lat_key(coalsim_lat l);
+
+typedef struct coalsim_exec coalsim_exec;   /* what a kernel executed: below */
+
+/* The latency a critical path gives each global or local load before the
+ * time model knows where the load was served (see coalsim_exec). */
+#define COALSIM_PATH_LOAD_CYCLES 400
+
 /* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
 typedef struct coalsim_profile {
     double dram_read_gbs, dram_copy_gbs, l2_gbs, l1_gbs, wavefronts_per_ns, launch_us;
@@ -286,19 +332,57 @@ typedef struct coalsim_profile {
      * TAIL(W) times the mean round trip (1 where not measured) */
     unsigned tail_points;
     double tail_warps[COALSIM_PROFILE_POINTS], tail[COALSIM_PROFILE_POINTS];
+    /* the SM (harness sm; 0 where not measured: then a kernel's time has no
+     * instruction terms, as a trace's) */
+    double sm_clock_mhz;                      /* the SM clock under load */
+    double issue_per_cycle;                   /* warp-instructions a SM issues a cycle (4 sub-partitions) */
+    double pipe_per_cycle[COALSIM_PIPES];     /* pipe_NAME: warp-instructions a SM's pipe completes a cycle */
+    double lat_cycles[COALSIM_LATS];          /* lat_KEY: cycles from an instruction to a dependent one */
+    double smem_wavefronts_per_cycle;         /* a SM's shared-memory data pipe (conflicts: more wavefronts) */
+    double l1_lines_per_cycle;                /* a SM's L1 data pipe: 128-byte lines of global requests */
+    double atomic_same_ns;                    /* an atomic's lane on an address every lane uses: ns (L2 serialises them) */
+    double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
+    uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
 int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *err, size_t cap);
 
-/* What runs at once on a SM (the occupancy limits; registers are not in a
- * trace, so they are not one). */
+/* What runs at once on a SM: the occupancy calculator's limits.  A trace
+ * has no registers; a kernel's come from ptxas (or --regs). */
 typedef struct coalsim_sm_limits {
     unsigned threads, blocks;
-    uint64_t smem_bytes;
+    uint64_t smem_bytes;          /* shared memory a SM can give blocks */
+    unsigned warps;               /* warps a SM */
+    unsigned regs;                /* registers a SM, split evenly over its sub-partitions */
+    unsigned reg_unit;            /* a warp's registers are allocated in units of this many */
+    unsigned subpartitions;       /* warp schedulers a SM: a warp's registers come from one */
+    unsigned smem_reserved;       /* shared memory the system takes from each block */
+    unsigned smem_unit;           /* a block's shared memory is allocated in units of this many bytes */
 } coalsim_sm_limits;
 
+/* The limits of ARCH's SMs (only "hopper", sm_90, so far).  0, or -1. */
 int coalsim_sm_limits_preset(const char *arch, coalsim_sm_limits *lim);
+
+/* How many blocks of a launch a SM holds at once, and what limits it
+ * (occupancy.c). */
+typedef struct coalsim_occupancy {
+    unsigned blocks;              /* resident blocks a SM: the least of the four below */
+    unsigned warps;               /* resident warps a SM */
+    unsigned by_warps, by_regs, by_smem, by_blocks;
+    const char *limit;            /* "warps", "registers", "shared memory" or "blocks" (static) */
+} coalsim_occupancy;
+
+/* The occupancy of blocks of THREADS threads with REGS registers a thread
+ * (0: not counted) and SMEM bytes of shared memory a block (static and
+ * dynamic) under LIM, by the CUDA occupancy calculator's rules: warps a
+ * block rounded up; a warp's registers rounded up to the unit and taken
+ * from one sub-partition, so a SM holds SUBPARTITIONS x (REGS / SUBPARTITIONS
+ * / a warp's) warps; each block's shared memory plus the reserved part
+ * rounded up to the unit.  0, or -1 if such a block cannot run at all (too
+ * many threads, registers or bytes), with OUT->limit naming why. */
+int coalsim_occupancy_of(const coalsim_sm_limits *lim, unsigned threads, unsigned regs, uint64_t smem,
+                         coalsim_occupancy *out);
 
 typedef struct coalsim_time {
     double dram_us, l2_us;      /* all traffic at the device's rates */
@@ -312,6 +396,29 @@ typedef struct coalsim_time {
     double dram_round_trip_ns;  /* that slowed round trip of 16 loads */
     unsigned resident_blocks, block_warps, mlp;
     double block_tail;          /* the slowest of block_warps warps' round trips over the mean (1: not measured) */
+    /* what the request stream showed (every input) */
+    double l1_lines_sm;         /* the busiest SM's lines of global and local requests (its L1 data pipe) */
+    double smem_wavefronts_sm;  /* the busiest SM's shared wavefronts */
+    double data_cycles_sm;      /* the busiest SM's L1 data pipe, cycles: shared wavefronts and lines that hit
+                                   at the profile's per-cycle rates, scattered lines that miss at the scatter rates */
+    uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached (no shared) */
+    uint64_t trips[COALSIM_LEVELS];   /* warps' round trips by their deepest level (with latencies) */
+    uint64_t atomic_hot_ops;    /* global atomics' lane operations on the busiest address */
+    /* the instruction terms: a kernel run with a profile that has the SM's
+     * keys (exec_modelled 1); 0 otherwise */
+    int exec_modelled;
+    double issue_us;            /* the busiest SM's warp instructions at its issue rate */
+    double pipe_us;             /* its busiest pipe */
+    const char *pipe;           /* that pipe's name */
+    double smem_us;             /* its shared wavefronts and L1 lines at the data pipes' rates */
+    double path_us;             /* its blocks' critical paths, wave after wave */
+    double dispatch_us;         /* its blocks started one after another */
+    double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty) */
+    double atomic_us;           /* the busiest address's atomics, one after another */
+    double load_ns;             /* a global load's latency on the paths, averaged over where loads were served */
+    double waves;               /* blocks over what all SMs hold at once */
+    unsigned occupancy_blocks, occupancy_warps, regs;
+    const char *occupancy_limit, *regs_from;
 } coalsim_time;
 
 typedef struct coalsim_timing coalsim_timing;
@@ -326,9 +433,16 @@ void coalsim_timing_free(coalsim_timing *t);
  * (global loads: where it was served).  0, or -1 if memory runs out. */
 int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
                            const coalsim_hier_counts *d);
-/* The prediction, given the kernel's hierarchy totals.  0, or -1 if memory
- * runs out. */
-int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *total, coalsim_time *out);
+/* What the cache model left dirty in L2 at the end (DIRTY bytes) and the
+ * L2's size: launched back to back, a kernel whose data does not fit in L2
+ * writes the previous launch's dirty bytes back while it runs, so the
+ * instruction-side model (exectime.c) counts them as its DRAM writes. */
+void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes);
+/* The prediction, given the kernel's hierarchy totals and, for a kernel
+ * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
+ * -1 if memory runs out. */
+int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *total, const coalsim_exec *exec,
+                          coalsim_time *out);
 
 /* ---- per-access totals (stats.c) -------------------------------------- */
 
@@ -393,8 +507,6 @@ typedef struct coalsim_sink {
  * input (coalsim_reader_error says why); 1 if the sink stopped the reading. */
 int coalsim_reader_drain(coalsim_reader *rd, coalsim_sink sink);
 
-/* What a front end that runs a kernel executed besides its memory requests:
- * the instruction counts Nsight Compute reports.  A trace has none. */
 /* One instruction of the code a kernel ran, with what it executed: the
  * source view (what ncu's Source page shows beside each line). */
 typedef struct coalsim_inst {
@@ -408,6 +520,34 @@ typedef struct coalsim_inst {
     uint64_t threads;           /* thread instructions: the lanes active when it issued */
 } coalsim_inst;
 
+/* What a front end that runs a kernel executed besides its memory requests:
+ * the instruction counts Nsight Compute reports, and what the time model
+ * (timing.c) needs of the instruction stream.  A trace has none.
+ *
+ * The time fields, for a front end that fills them (PTX: ptx_sched.c; the
+ * SASS front end the same way, counting instead of estimating):
+ *   pipe_inst[P]   machine-code (SASS) warp instructions pipe P executed,
+ *                  predicated-off ones too (they issue).  SASS counts them;
+ *                  PTX charges each PTX instruction the SASS it usually
+ *                  becomes (a 64-bit add two ALU instructions, div.rn.f32
+ *                  about fourteen, ld.param none), so fractions occur.
+ *   path_*         each block's critical path when it runs alone on a SM:
+ *                  every warp issues in order, one instruction a cycle at
+ *                  most, an instruction waits for its operands (the
+ *                  profile's lat_* cycles after their producers issued),
+ *                  barriers wait for the block's last warp, and a SM
+ *                  sub-partition issues one instruction a cycle for all the
+ *                  block's warps on it (warp w on sub-partition w % 4).  A
+ *                  global or local load's latency depends on where it is
+ *                  served, which the analysis learns only later: the path
+ *                  takes it as COALSIM_PATH_LOAD_CYCLES and counts the loads
+ *                  on the path apart, so the model can put the right latency
+ *                  in.  path_cycles: the sum over blocks of their paths
+ *                  without those loads' latency; path_loads: the sum of the
+ *                  loads on them; path_blocks: the blocks summed (0: no path
+ *                  was kept, no profile).
+ *   block_threads, regs, smem_block: the launch, for occupancy (regs 0: not
+ *                  known; regs_from says where it came from). */
 typedef struct coalsim_exec {
     const char *isa;            /* "PTX" or "SASS": what one instruction is */
     uint64_t blocks, warps_launched;
@@ -418,7 +558,21 @@ typedef struct coalsim_exec {
     /* every instruction of the code that ran, in code order (NULL: not kept) */
     const coalsim_inst *insts;
     size_t ninsts;
+    /* for the time model (see above) */
+    double pipe_inst[COALSIM_PIPES];
+    double path_cycles, path_loads;
+    uint64_t path_blocks;
+    double smem_wavefronts_saved;   /* shared wavefronts the requests counted that the SASS's vector loads save
+                                       (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
+    unsigned block_threads;     /* threads a block */
+    unsigned regs;              /* registers a thread, 0: not known */
+    const char *regs_from;      /* "ptxas", "--regs", "estimate" (static), or NULL */
+    uint64_t smem_block;        /* shared memory a block, static and dynamic, bytes */
 } coalsim_exec;
+
+/* Add SRC's counts to DST's (two parts of one launch); the launch fields
+ * are taken from SRC where DST has none. */
+void coalsim_exec_add(coalsim_exec *dst, const coalsim_exec *src);
 
 /* ---- the analysis: the stream's consumer (analysis.c) -------------------- */
 
@@ -519,13 +673,15 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 
 typedef struct coalsim_kernel coalsim_kernel;
 
-/* How far a long run has come: DONE of TOTAL blocks. */
+/* How far a long run has come: DONE of TOTAL (blocks, bytes). */
 typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 typedef struct coalsim_launch {
     const char *kernel;        /* plain, demangled (sgemm<32>) or mangled name; NULL: the only kernel */
     unsigned grid[3], block[3];
     uint64_t dynamic_shared;   /* bytes */
+    unsigned regs;             /* registers a thread for the time model's occupancy (0: not known) */
+    const char *regs_from;     /* where REGS came from ("ptxas", "--regs", "estimate"; static), or NULL */
     const char *args;          /* one entry a parameter, comma-separated: numbers and NAME[:SIZE][=FILL] buffers */
     unsigned threads;          /* worker threads (0: every core) */
     coalsim_progress_fn progress;
@@ -548,6 +704,9 @@ coalsim_kernel *coalsim_kernel_load_sass(const char *text, size_t len, const cha
  * __constant__ data and the shared variables' size.  0, or -1 with
  * "NAME:LINE: why" in ERR. */
 int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err, size_t cap);
+/* The mangled name of the entry NAME selects (as coalsim_kernel_run would;
+ * NULL: the only one), or NULL with why in ERR. */
+const char *coalsim_kernel_entry(const coalsim_kernel *k, const char *name, char *err, size_t cap);
 /* The kernels (entries) of K: their mangled names; N of them. */
 size_t coalsim_kernel_count(const coalsim_kernel *k);
 const char *coalsim_kernel_name(const coalsim_kernel *k, size_t i);
@@ -613,6 +772,21 @@ coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_sourc
 /* "X[,Y[,Z]]" (or "XxY") into D, missing ones 1.  0, or -1. */
 int coalsim_parse_dims(const char *s, unsigned d[3]);
 
+/* What ptxas says a kernel's machine code uses (ptxas -v). */
+typedef struct coalsim_resources {
+    unsigned regs;                  /* registers a thread */
+    uint64_t smem_static;           /* static shared memory, bytes */
+    uint64_t stack_bytes, spill_store_bytes, spill_load_bytes;
+} coalsim_resources;
+
+/* Run ptxas -v --warn-on-spills for ARCH ("sm_90" if NULL), fork and exec,
+ * no shell, on the entry ENTRY (its mangled name) of the PTX of LEN bytes,
+ * cached as compiles are (CACHE_DIR as coalsim_compile's).  0; 1 if there
+ * is no ptxas (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin); -1 with why in
+ * ERR. (compile.c) */
+int coalsim_ptxas_resources(const char *ptx, size_t len, const char *entry, const char *arch, const char *cache_dir,
+                            coalsim_resources *out, char *err, size_t cap);
+
 /* ---- Nsight Compute's metrics, predicted (metrics.c) --------------------- */
 
 typedef struct coalsim_metric {
@@ -639,9 +813,6 @@ coalsim_sketch *coalsim_sketch_compile(const char *text, const char *name, const
 void coalsim_sketch_free(coalsim_sketch *sk);
 /* The blocks of the sketch's grid. */
 uint64_t coalsim_sketch_blocks(const coalsim_sketch *sk);
-
-/* How far a long run has come: DONE of TOTAL (blocks, bytes). */
-typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 typedef struct coalsim_sketch_opts {
     unsigned warp_size;            /* requests grouped as a reader of the sketch's trace with this warp size

@@ -20,7 +20,7 @@ static coalsim_profile profile_of(const char *text)
 #define LATS "lat_smem_ns = 10\nlat16_smem_ns = 25\nlat_l1_ns = 20\nlat16_l1_ns = 50\nlat_l2_ns = 100\n" \
              "lat16_l2_ns = 130\nlat_dram_ns = 400\nlat16_dram_ns = 550\n"
 
-static const coalsim_sm_limits lim = {2048, 32, 228 * 1024};
+static const coalsim_sm_limits lim = {.threads = 2048, .blocks = 32, .smem_bytes = 228 * 1024};
 
 /* Feed one request of warp WARP in block BLOCK, served from DRAM (or, for
  * a store, just written). */
@@ -40,7 +40,7 @@ static coalsim_time finish(coalsim_timing *t, uint64_t dram)
 {
     coalsim_hier_counts c = {.dram_read = dram};
     coalsim_time tm;
-    ck_assert_int_eq(coalsim_timing_finish(t, &c, &tm), 0);
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, NULL, &tm), 0);
     coalsim_timing_free(t);
     return tm;
 }
@@ -51,7 +51,7 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
     coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
     coalsim_hier_counts c = {.dram_read = 3000000, .dram_write = 0, .l2_sectors = 1000};
     coalsim_time tm;
-    ck_assert_int_eq(coalsim_timing_finish(t, &c, &tm), 0);
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, NULL, &tm), 0);
     ck_assert_double_eq_tol(tm.dram_us, 1.0, 1e-9);           /* 3 MB at 3000 GB/s */
     ck_assert_double_eq_tol(tm.total_us, 6.0, 1e-9);
     ck_assert_str_eq(tm.bound, "DRAM");
@@ -59,7 +59,7 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
     ck_assert_int_eq(tm.latency_modelled, 0);
     ck_assert_double_eq_tol(tm.launch_us, 5.0, 1e-12);
     c.dram_write = 2000000;                                   /* writes at 1/(2/2400 - 1/3000) = 2000 GB/s */
-    coalsim_timing_finish(t, &c, &tm);
+    coalsim_timing_finish(t, &c, NULL, &tm);
     ck_assert_double_eq_tol(tm.dram_us, 2.0, 1e-9);
     coalsim_timing_free(t);
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Turn what gpu/outside/run_outside.sh left in OUT into data later code reads.
 
-usage: python3 gpu/outside/join.py OUT [DEST]
+usage: python3 gpu/outside/join.py [--set SET] OUT [DEST]
            writes DEST/counters.txt and DEST/times.txt
-           (DEST defaults to gpu/results/h100/outside)
+           (DEST defaults to gpu/results/h100/outside; --set: only the
+           launches of SET were run, as with run_outside.sh's SETS=time)
        python3 gpu/outside/join.py --summary OUT
            prints one line a launch (run_outside.sh saves it as summary.txt)
 
@@ -27,12 +28,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_launches():
-    """[(name, set)] in launches.list order."""
+def read_launches(only=None):
+    """[(name, set)] in launches.list order (of set ONLY, if given)."""
     out = []
     for line in open(os.path.join(HERE, "launches.list")):
         w = line.split()
-        if w and not w[0].startswith("#"):
+        if w and not w[0].startswith("#") and (only is None or w[1] == only):
             out.append((w[0], w[1]))
     return out
 
@@ -130,8 +131,8 @@ def instances(value):
     return out
 
 
-def write_data(out, dest):
-    launches = read_launches()
+def write_data(out, dest, only=None):
+    launches = read_launches(only)
     metrics = read_metrics()
     times = read_times(os.path.join(out, "times.txt"))
     rows, problems = read_ncu(os.path.join(out, "ncu.csv"))
@@ -201,11 +202,16 @@ def summary(out):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
-        return summary(sys.argv[2])
-    if len(sys.argv) in (2, 3) and not sys.argv[1].startswith("-"):
-        dest = sys.argv[2] if len(sys.argv) == 3 else os.path.join(HERE, "..", "results", "h100", "outside")
-        return write_data(sys.argv[1], os.path.normpath(dest))
+    args = sys.argv[1:]
+    only = None
+    if len(args) >= 2 and args[0] == "--set":
+        only = args[1]
+        args = args[2:]
+    if len(args) == 2 and args[0] == "--summary":
+        return summary(args[1])
+    if len(args) in (1, 2) and not args[0].startswith("-"):
+        dest = args[1] if len(args) == 2 else os.path.join(HERE, "..", "results", "h100", "outside")
+        return write_data(args[0], os.path.normpath(dest), only)
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2
 

@@ -13,6 +13,8 @@
 #                resource usage, sm_80 cubins, the count launches' output
 #                buffers, the launcher's and ncu's own output
 # Then, on any machine: python3 gpu/outside/join.py OUT
+# SETS=time runs only the time launches (times and ncu counters; no output
+# dumps, opcode mix or sanitizer), as gpu/run_time_model.sh does.
 # Expected: 5 to 6 minutes on an H100 (an estimate: this script was only dry-run
 # without a GPU).  Nothing runs past HARD seconds (default 420; each step's
 # timeout is cut to what is left), so it ends within about 7.5 minutes even
@@ -34,6 +36,9 @@ el() { echo $(($(date +%s) - T0)); }
 left() { echo $((HARD - $(el))); }
 say() { echo "== $(el) s: $*"; }
 LIST=${LIST:-gpu/outside/launches.list}  # another list: a quick partial run
+SETS=${SETS:-count time}                 # SETS=time: only the time launches (no dumps, no sanitizer)
+has_set() { case " $SETS " in *" $1 "*) return 0 ;; esac; return 1; }
+FIRST_SET=${SETS%% *}
 
 say "start in $W"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
@@ -85,10 +90,14 @@ run_set() {  # SET TIMEOUT LAUNCHER-OPTIONS...: resumes after a crash or a hang
         say "run $set: rc=$rc, resuming at launch $skip"
     done
 }
-run_set count 120 --repeat 5 --dump "$W/dumps" --dump-max 1M --dump-changed
-say "count set run: $(grep -c '^time ' "$W/run_count.txt") timed, $(grep -c '^FAILED ' "$W/run_count.txt") failed"
-run_set time 200 --repeat 20
-say "time set run: $(grep -c '^time ' "$W/run_time.txt") timed, $(grep -c '^FAILED ' "$W/run_time.txt") failed"
+if has_set count; then
+    run_set count 120 --repeat 5 --dump "$W/dumps" --dump-max 1M --dump-changed
+    say "count set run: $(grep -c '^time ' "$W/run_count.txt") timed, $(grep -c '^FAILED ' "$W/run_count.txt") failed"
+fi
+if has_set time; then
+    run_set time 200 --repeat 20
+    say "time set run: $(grep -c '^time ' "$W/run_time.txt") timed, $(grep -c '^FAILED ' "$W/run_time.txt") failed"
+fi
 grep -h '^attr \|^time \|^FAILED \|^device ' "$W/run_count.txt" "$W/run_time.txt" > "$out/times.txt"
 
 # ---- 4. Nsight Compute: the metrics this ncu knows, probed on one launch
@@ -107,12 +116,12 @@ ncu_run() {  # CSV-BASE METRICS TIMEOUT LAUNCHER-OPTIONS...
     timeout -k 10 "$to" "${NCU[@]}" --metrics "$metrics" --log-file "$base.csv" \
         "$W/launch" --keep-going --list "$LIST" --build "$W/build" "$@" > "$base.out" 2>&1
 }
-probe() {  # METRICS [NCU-OPTIONS...]: 0 if this ncu profiles the first count launch with them
+probe() {  # METRICS [NCU-OPTIONS...]: 0 if this ncu profiles the first launch of the first set with them
     local m=$1
     shift
     local save=("${NCU[@]}")
     NCU+=(${@+"$@"})
-    ncu_run "$W/ncu/probe" "$m" 90 --set count --count 1
+    ncu_run "$W/ncu/probe" "$m" 90 --set "$FIRST_SET" --count 1
     local rc=$?
     NCU=("${save[@]}")
     [ $rc -eq 0 ] && grep -q '^"ID"' "$W/ncu/probe.csv"
@@ -141,7 +150,7 @@ fi
 MC=$M
 INST=()
 grep -q -- --print-metric-instances <<< "$help" && INST=(--print-metric-instances values)
-if probe "$M,$OPCODES" ${INST[@]+"${INST[@]}"}; then
+if has_set count && probe "$M,$OPCODES" ${INST[@]+"${INST[@]}"}; then
     MC=$M,$OPCODES
     NCU_COUNT=(${INST[@]+"${INST[@]}"})
     say "ncu takes $OPCODES ${INST[*]}"
@@ -171,8 +180,8 @@ ncu_set() {  # SET METRICS CHUNK-TIMEOUT NCU-OPTIONS...
         if [ $rc -le 1 ] || [ "$begun" -eq 0 ]; then k=$((k + CHUNK)); else k=$((k + begun)); fi
     done
 }
-ncu_set count "$MC" 150 ${NCU_COUNT[@]+"${NCU_COUNT[@]}"}
-ncu_set time "$M" 200
+has_set count && ncu_set count "$MC" 150 ${NCU_COUNT[@]+"${NCU_COUNT[@]}"}
+has_set time && ncu_set time "$M" 200
 for f in "$W"/ncu/count_*.csv "$W"/ncu/time_*.csv; do
     [ -e "$f" ] || continue
     b=${f%.csv}
@@ -184,13 +193,13 @@ done > "$out/ncu.csv"
 say "ncu: $(grep -c '^"[0-9]' "$out/ncu.csv") rows"
 
 # ---- 5. if time is left: compute-sanitizer memcheck on the count set
-if command -v compute-sanitizer > /dev/null && [ "$(left)" -gt 90 ]; then
+if has_set count && command -v compute-sanitizer > /dev/null && [ "$(left)" -gt 90 ]; then
     timeout -k 10 $(($(left) - 20)) compute-sanitizer --tool memcheck --print-limit 50 \
         "$W/launch" --keep-going --list "$LIST" --build "$W/build" --set count > "$W/sanitizer.txt" 2>&1
     say "compute-sanitizer: rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$W/sanitizer.txt") clean summaries," \
         "$(grep -m1 'ERROR SUMMARY' "$W/sanitizer.txt")"
 else
-    say "compute-sanitizer skipped (missing, or out of time)"
+    say "compute-sanitizer skipped (missing, out of time, or no count set)"
 fi
 
 # ---- 6. the outputs

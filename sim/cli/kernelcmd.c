@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "kernelcmd.h"
+#include "progress.h"
 
 int kernel_kind(const char *path) { return (int)coalsim_kernel_kind_of(path); }
 
@@ -40,29 +41,6 @@ const char *kernel_preset_of_sm(const char *sm)
     return NULL;
 }
 
-/* The progress line, on a terminal, once a run has taken a second. */
-typedef struct {
-    const char *name;
-    struct timespec start;
-    int shown;
-} progress;
-
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    progress *p = ctx;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double el = (double)(now.tv_sec - p->start.tv_sec) + (now.tv_nsec - p->start.tv_nsec) * 1e-9;
-    if (done >= total) {
-        if (p->shown) fprintf(stderr, "\r\033[K");
-        return;
-    }
-    if (el < 1.0) return;
-    fprintf(stderr, "\rcoalsim: %s: %3.0f%% (%llu of %llu blocks, %.0f s)\033[K", p->name,
-            total ? 100.0 * (double)done / (double)total : 0.0, (unsigned long long)done, (unsigned long long)total, el);
-    p->shown = 1;
-}
-
 /* Write every sized buffer of K's last run into DIR/NAME.bin. */
 static int dump_buffers(coalsim_kernel *k, const char *dir)
 {
@@ -91,6 +69,39 @@ static int dump_buffers(coalsim_kernel *k, const char *dir)
     return 0;
 }
 
+/* Registers a thread of the entry ENTRY, for the time's occupancy: ptxas -v
+ * on the module's PTX (a .cu compiles from the cache).  0 if not known: no
+ * module (a listing alone), no ptxas; the library then estimates them from
+ * the PTX, and the report says which. */
+static unsigned ptxas_regs(const char *path, const kernel_opts *ko, coalsim_kernel *k)
+{
+    const char *module = kernel_kind(path) == KK_CU || kernel_kind(path) == KK_PTX ? path : ko->ptx;
+    if (!module) return 0;
+    char err[4096];
+    size_t len = 0;
+    char *ptx = NULL;
+    if (kernel_kind(module) == KK_CU) {
+        coalsim_compile c = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes, .compiler = ko->compiler};
+        ptx = coalsim_compile_cu(module, &c, &len, err, sizeof err);
+    } else {
+        FILE *fp = fopen(module, "rb");
+        size_t cap = 1 << 16;
+        ptx = fp ? malloc(cap + 1) : NULL;
+        for (size_t got; ptx && (got = fread(ptx + len, 1, cap - len, fp)) > 0;)
+            if ((len += got) == cap) {
+                char *nb = realloc(ptx, (cap *= 2) + 1);
+                if (!nb) free(ptx);
+                ptx = nb;
+            }
+        if (fp) fclose(fp);
+    }
+    coalsim_resources res;
+    const char *entry = ptx ? coalsim_kernel_entry(k, ko->kernel, err, sizeof err) : NULL;
+    int rc = entry ? coalsim_ptxas_resources(ptx, len, entry, ko->sm, NULL, &res, err, sizeof err) : -1;
+    free(ptx);
+    return rc == 0 ? res.regs : 0;
+}
+
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads)
 {
@@ -103,18 +114,23 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         fprintf(stderr, "coalsim: %s\n", err);
         return -1;
     }
-    progress pg = {.name = path};
-    clock_gettime(CLOCK_MONOTONIC, &pg.start);
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,
                         .threads = threads};
+    /* registers a thread, for the time's occupancy: --regs, else ptxas -v */
+    if (ko->regs) {
+        l.regs = ko->regs;
+        l.regs_from = "--regs";
+    } else if (cfg->hier && cfg->profile && (l.regs = ptxas_regs(path, ko, k))) {
+        l.regs_from = "ptxas";
+    }
     memcpy(l.grid, ko->grid, sizeof l.grid);
     memcpy(l.block, ko->block, sizeof l.block);
-    if (isatty(2)) {
-        l.progress = show_progress;
-        l.progress_ctx = &pg;
-    }
+    progress pg;
+    progress_start(&pg, path, "blocks", 1);
+    l.progress = progress_update;
+    l.progress_ctx = &pg;
     int rc = coalsim_kernel_run(k, &l, an, cfg, err, sizeof err);
-    if (pg.shown) fprintf(stderr, "\r\033[K");
+    progress_end(&pg);
     if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);
     if (rc == 0 && ko->dump) rc = dump_buffers(k, ko->dump);
     coalsim_kernel_free(k);

@@ -18,6 +18,7 @@ typedef struct kernel_opts {
     const char *dump;              /* --dump DIR: each sized buffer after the run into DIR/NAME.bin */
     int sass;                      /* --sass: a .cu/.ptx module through ptxas and a disassembler, its SASS run */
     const char *ptx;               /* --ptx FILE: the module (.cu or .ptx) of a listing or binary */
+    unsigned regs;                 /* --regs: registers a thread for the time model (0: ask ptxas) */
 } kernel_opts;
 
 enum {

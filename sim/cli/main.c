@@ -22,7 +22,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -58,6 +58,7 @@ static const struct option_def {
     {O_SOURCE, "--source", NULL, "kernel: every instruction under its source line, with its counts (text, JSON)"},
     {O_SASS, "--sass", NULL, "FILE.cu/.ptx: run its SASS (ptxas, then nvdisasm or cuobjdump), not its PTX"},
     {O_PTX, "--ptx", "FILE", "FILE.sass/.cubin: the module it came from (.cu or .ptx): parameters, constants"},
+    {O_REGS, "--regs", "N", "kernel with --profile: registers a thread for occupancy (default: ptxas -v's)"},
     {O_DEFINE, "--define", "NAME[=VALUE]", "FILE.cu: a macro for the compiler (repeatable)"},
     {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
     {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
@@ -237,6 +238,8 @@ static int run(const config *cf, const char *path, FILE *out)
     if (cf->per_request || cf->html || cf->trace_out) acfg.each = each_request;
     if (cf->hier) {
         coalsim_hier_preset("hopper", &hcfg);
+        /* a profile of another Hopper part says its L2's size (the H200's 60 MiB) */
+        if (cf->profile && cf->profile->l2_bytes) hcfg.l2_bytes = cf->profile->l2_bytes;
         acfg.hier = &hcfg;
     }
     if (cf->profile) {
@@ -408,6 +411,15 @@ static int command(int argc, char **argv)
         case O_SASS: cf.kernel.sass = 1; break;
         case O_SOURCE: cf.source = 1; break;
         case O_PTX: cf.kernel.ptx = val; break;
+        case O_REGS: {
+            long r = number(val);
+            if (r < 1 || r > 255) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--regs takes 1 to 255 registers a thread, not '%s'", val);
+            }
+            cf.kernel.regs = (unsigned)r;
+            break;
+        }
         case O_ARGS: cf.kernel.args = val; break;
         case O_DEFINE: defines[ndefines++] = val; break;
         case O_INCLUDE: includes[nincludes++] = val; break;
@@ -554,9 +566,9 @@ static int command(int argc, char **argv)
         kerr = "a kernel file (.cu, .ptx, .sass, .cubin) needs --grid and --block (and --args for its parameters)";
     else if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
                            ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump ||
-                           cf.kernel.sass || cf.kernel.ptx))
-        kerr = "--kernel, --grid, --block, --args, --dynamic-shared, --dump, --sass, --ptx, --define, --include and "
-               "--compiler apply to kernel files (.cu, .ptx, .sass, .cubin)";
+                           cf.kernel.sass || cf.kernel.ptx || cf.kernel.regs))
+        kerr = "--kernel, --grid, --block, --args, --dynamic-shared, --dump, --sass, --ptx, --regs, --define, --include "
+               "and --compiler apply to kernel files (.cu, .ptx, .sass, .cubin)";
     else if (cf.kernel.sass && nlistings)
         kerr = "--sass goes with .cu and .ptx files (a listing or binary is SASS already)";
     else if (cf.kernel.ptx && (nmodules || nlistings != 1))

@@ -104,16 +104,11 @@ int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src
     if (dst->hier || src->hier) return fail(dst, "a cache model cannot be merged");
     if (coalsim_stats_merge_at(dst->st, src->st, lines) != 0) return fail(dst, "out of memory");
     if (src->has_exec) {
+        if (!dst->has_exec) dst->exec = (coalsim_exec){.isa = src->exec.isa};
+        dst->has_exec = 1;
         coalsim_exec *d = &dst->exec;
         const coalsim_exec *s = &src->exec;
-        if (!dst->has_exec) d->isa = s->isa;
-        dst->has_exec = 1;
-        d->blocks += s->blocks;
-        d->warps_launched += s->warps_launched;
-        d->inst_executed += s->inst_executed;
-        d->thread_inst_executed += s->thread_inst_executed;
-        for (int sp = 0; sp < COALSIM_SPACES; sp++)
-            for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
+        coalsim_exec_add(d, s);
         /* the same code: its counts add up; other code: no source view */
         int same = dst->insts && s->ninsts == d->ninsts;
         for (size_t i = 0; same && i < s->ninsts; i++) same = s->insts[i].addr == d->insts[i].addr;
@@ -133,6 +128,25 @@ int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src
 }
 
 static size_t slen(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
+{
+    if (!d->isa) d->isa = s->isa;
+    d->blocks += s->blocks;
+    d->warps_launched += s->warps_launched;
+    d->inst_executed += s->inst_executed;
+    d->thread_inst_executed += s->thread_inst_executed;
+    for (int sp = 0; sp < COALSIM_SPACES; sp++)
+        for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
+    for (int p = 0; p < COALSIM_PIPES; p++) d->pipe_inst[p] += s->pipe_inst[p];
+    d->path_cycles += s->path_cycles;
+    d->path_loads += s->path_loads;
+    d->path_blocks += s->path_blocks;
+    d->smem_wavefronts_saved += s->smem_wavefronts_saved;
+    if (!d->block_threads) d->block_threads = s->block_threads;
+    if (!d->regs) d->regs = s->regs, d->regs_from = s->regs_from;
+    if (!d->smem_block) d->smem_block = s->smem_block;
+}
 
 int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e)
 {
@@ -171,7 +185,9 @@ int coalsim_analysis_finish(coalsim_analysis *an)
     if (!an->timing) return 0;
     coalsim_hier_counts total;
     coalsim_stats_hier_total(an->st, &total);
-    if (coalsim_timing_finish(an->timing, &total, &an->time) != 0) return fail(an, "out of memory");
+    coalsim_timing_set_dirty(an->timing, coalsim_hier_dirty_bytes(an->hier), an->hcfg.l2_bytes);
+    if (coalsim_timing_finish(an->timing, &total, an->has_exec ? &an->exec : NULL, &an->time) != 0)
+        return fail(an, "out of memory");
     an->timed = 1;
     return 0;
 }

@@ -24,6 +24,7 @@ typedef struct {
     size_t stride;          /* uint64_t's of a set */
     unsigned sets, ways;
     __uint128_t m;          /* for line % sets (Lemire, Kaser and Kurz, "Faster remainder by direct computation") */
+    int hashed;             /* the set from a hash of the line, not the line modulo the sets */
 } cache;
 
 /* The parts of the set S: tag (line + 1, 0 = empty), last use (a tick),
@@ -40,10 +41,15 @@ struct coalsim_hier {
     uint64_t tick;
 };
 
-/* The set of LINE, found by computing LINE % sets exactly for any 64-bit
- * LINE with multiplications. */
+/* The set of LINE: LINE % sets, computed exactly for any 64-bit LINE with
+ * multiplications.  L2 folds the upper address bits in first, as the GPU's
+ * hashed slice and set selection does: lines a power of two apart do not all
+ * meet in a few sets (add_stride's warps touch 32 lines 512 KiB apart;
+ * modulo the sets, 768 lines of 32 consecutive blocks shared 25 sets of 16
+ * ways and missed 16 times the H100's 272 MB of DRAM reads). */
 static uint64_t *set_of(const cache *c, uint64_t line)
 {
+    if (c->hashed) line ^= (line >> 12) ^ (line >> 24) ^ (line >> 36);
     __uint128_t low = c->m * line;
     __uint128_t bottom = ((low & UINT64_MAX) * c->sets) >> 64, top = (low >> 64) * c->sets;
     return c->mem + (size_t)((bottom + top) >> 64) * c->stride;
@@ -93,6 +99,7 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
     h->cfg = *cfg;
     h->l1 = calloc(cfg->sms, sizeof *h->l1);
     int bad = !h->l1 || cache_init(&h->l2, cfg->l2_bytes, cfg->l2_ways) != 0;
+    h->l2.hashed = 1;
     for (unsigned i = 0; !bad && i < cfg->sms; i++) bad = cache_init(&h->l1[i], cfg->l1_bytes, cfg->l1_ways) != 0;
     if (bad) {
         coalsim_hier_free(h);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "model/exectime.h"
 
 #define NF 14                      /* rungs of the DRAM slow-down ladder */
 static const double ladder[NF] = {1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 11, 16};
@@ -52,9 +53,32 @@ struct coalsim_timing {
     unsigned max_warps;
     uint64_t max_smem;
     unsigned resident;
+    /* for the instruction terms (exectime.c) */
+    double *l1_lines, *smem_wf;    /* per SM: lines of global and local requests, shared and constant wavefronts */
+    double *data_cyc;              /* per SM: the L1 data pipe's cycles (see coalsim_time) */
+    uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached */
+    uint64_t trips[COALSIM_LEVELS];   /* round trips by their deepest level */
+    uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
+    size_t hot_cap, hot_used;
+    uint64_t hot_max;              /* the most on one address */
+    uint64_t dirty, l2_bytes;      /* coalsim_timing_set_dirty */
 };
 
+void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes)
+{
+    t->dirty = dirty;
+    t->l2_bytes = l2_bytes;
+}
+
 /* ---- the profile ---- */
+
+static const char *const pipe_names[COALSIM_PIPES] = {"fma", "alu", "fmaheavy", "fp64", "xu", "conv", "lsu", "cbu",
+                                                       "tensor"};
+static const char *const lat_keys[COALSIM_LATS] = {"ffma", "iadd", "imad", "dfma", "ex2", "hfma2", "cvt", "shfl",
+                                                    "remu", "divf", "lds", "bar"};
+
+const char *coalsim_pipe_name(coalsim_pipe p) { return p < COALSIM_PIPES ? pipe_names[p] : "?"; }
+const char *coalsim_lat_key(coalsim_lat l) { return l < COALSIM_LATS ? lat_keys[l] : "?"; }
 
 /* "X:Y X:Y ..." into XS, YS (at most COALSIM_PROFILE_POINTS, X rising, both
  * positive).  0, or -1 if malformed or empty. */
@@ -88,6 +112,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
     while (fgets(line, sizeof line, fp)) {
         n++;
         char key[64], rest[400];
+        if (line[0] == '#' && !strchr(line, '\n'))        /* a long comment: the rest of it too */
+            for (int ch; (ch = fgetc(fp)) != EOF && ch != '\n';) continue;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (sscanf(line, " %63[a-z0-9_] = %399[^\n]", key, rest) != 2) {
             snprintf(err, cap, "%s:%lu: expected KEY = VALUE", name, n);
@@ -127,6 +153,20 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "scatter_load_lines_per_ns")) dst = &p->scatter_load_lines_per_ns;
         else if (!strcmp(key, "scatter_store_lines_per_ns")) dst = &p->scatter_store_lines_per_ns;
         else if (!strcmp(key, "block_ns")) dst = &p->block_ns;
+        else if (!strcmp(key, "sm_clock_mhz")) dst = &p->sm_clock_mhz;
+        else if (!strcmp(key, "issue_per_cycle")) dst = &p->issue_per_cycle;
+        else if (!strcmp(key, "smem_wavefronts_per_cycle")) dst = &p->smem_wavefronts_per_cycle;
+        else if (!strcmp(key, "l1_lines_per_cycle")) dst = &p->l1_lines_per_cycle;
+        else if (!strcmp(key, "atomic_same_ns")) dst = &p->atomic_same_ns;
+        else if (!strcmp(key, "launch_b2b_us")) dst = &p->launch_b2b_us;
+        else if (!strcmp(key, "l2_bytes")) {
+            p->l2_bytes = (uint64_t)v;
+            continue;
+        }
+        for (int i = 0; !dst && i < COALSIM_PIPES; i++)
+            if (!strncmp(key, "pipe_", 5) && !strcmp(key + 5, pipe_names[i])) dst = &p->pipe_per_cycle[i];
+        for (int i = 0; !dst && i < COALSIM_LATS; i++)
+            if (!strncmp(key, "lat_", 4) && !strcmp(key + 4, lat_keys[i])) dst = &p->lat_cycles[i];
         for (int l = 0; !dst && l < COALSIM_LEVELS; l++) {
             char k1[32], k16[32];
             snprintf(k1, sizeof k1, "lat_%s_ns", level[l]);
@@ -152,16 +192,6 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
     return 0;
 }
 
-int coalsim_sm_limits_preset(const char *arch, coalsim_sm_limits *lim)
-{
-    if (strcmp(arch, "hopper") != 0) return -1;
-    /* sm_90: 2048 threads, 32 blocks and 228 KiB of shared memory a SM (each
-     * block also takes 1 KiB the system reserves) */
-    lim->threads = 2048;
-    lim->blocks = 32;
-    lim->smem_bytes = 228 * 1024;
-    return 0;
-}
 
 /* ---- the model ---- */
 
@@ -181,9 +211,12 @@ coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms,
     t->tab = calloc(t->tcap, sizeof *t->tab);
     t->fifo = calloc(MAX_OPEN, sizeof *t->fifo);
     t->l1_ns = calloc(sms, sizeof *t->l1_ns);
+    t->l1_lines = calloc(sms, sizeof *t->l1_lines);
+    t->smem_wf = calloc(sms, sizeof *t->smem_wf);
+    t->data_cyc = calloc(sms, sizeof *t->data_cyc);
     t->slot = calloc((size_t)sms * NF * MAX_SLOTS, sizeof *t->slot);
     t->start = calloc((size_t)sms * NF, sizeof *t->start);
-    if (!t->tab || !t->fifo || !t->l1_ns || !t->slot || !t->start) {
+    if (!t->tab || !t->fifo || !t->l1_ns || !t->l1_lines || !t->smem_wf || !t->data_cyc || !t->slot || !t->start) {
         coalsim_timing_free(t);
         return NULL;
     }
@@ -198,6 +231,11 @@ void coalsim_timing_free(coalsim_timing *t)
     free(t->tab);
     free(t->fifo);
     free(t->l1_ns);
+    free(t->l1_lines);
+    free(t->smem_wf);
+    free(t->data_cyc);
+    free(t->hot_addr);
+    free(t->hot_n);
     free(t->slot);
     free(t->start);
     free(t);
@@ -237,9 +275,11 @@ static double round_trip(const coalsim_profile *p, int lv, unsigned n)
     return p->lat_ns[lv] + (double)(n - 1) * (p->lat16_ns[lv] - p->lat_ns[lv]) / 15.0;
 }
 
-static void close_trip(const coalsim_profile *p, warp *w)
+static void close_trip(coalsim_timing *t, warp *w)
 {
+    const coalsim_profile *p = &t->p;
     if (!w->n) return;
+    t->trips[w->lv]++;
     double ns = round_trip(p, w->lv, w->n);
     if (w->lv == COALSIM_LV_DRAM) w->b += ns, w->b2 += ns * ns;
     else w->a += ns, w->a2 += ns * ns;
@@ -258,7 +298,7 @@ static unsigned resident(const coalsim_timing *t)
 
 /* The slowest of W warps' round trips over the mean one: the profile's
  * points, interpolated in log2(W), 1 for one warp, the last beyond them. */
-static double tail_factor(const coalsim_profile *p, unsigned w)
+double timing_tail_factor(const coalsim_profile *p, unsigned w)
 {
     unsigned n = p->tail_points;
     if (!n || w <= 1) return 1;
@@ -276,8 +316,8 @@ static void schedule(coalsim_timing *t, block *b)
 {
     if (b->nw > t->max_warps) t->max_warps = b->nw;
     unsigned r = t->resident = resident(t), sm = (unsigned)(b->id % t->sms);
-    for (unsigned i = 0; i < b->nw; i++) close_trip(&t->p, &b->w[i]);
-    double tail = tail_factor(&t->p, b->nw) - 1;
+    for (unsigned i = 0; i < b->nw; i++) close_trip(t, &b->w[i]);
+    double tail = timing_tail_factor(&t->p, b->nw) - 1;
     for (int k = 0; k < NF; k++) {
         double len = 0, spread = 0, f = ladder[k];
         for (unsigned i = 0; i < b->nw; i++) {
@@ -344,10 +384,70 @@ static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const c
     return ((double)res->lines - miss) / wf + miss / rate;
 }
 
+/* The L1 data pipe's cycles for one request on its SM, at the SM's
+ * measured rates (harness sm): shared wavefronts and lines that hit L1 at
+ * one a cycle or so, and, as l1_cost says, the scattered lines of a request
+ * that miss L1 at the scatter rates (a load's, a store's); 0 without the
+ * SM's keys. */
+static double data_cycles(const coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                          const coalsim_hier_counts *d)
+{
+    const coalsim_profile *p = &t->p;
+    if (!p->sm_clock_mhz || !p->smem_wavefronts_per_cycle || !p->l1_lines_per_cycle) return 0;
+    if (r->space == COALSIM_SHARED) return res->wavefronts / p->smem_wavefronts_per_cycle;
+    if (r->space == COALSIM_CONST) return 0;
+    unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
+    double miss = extra;
+    if (r->op == COALSIM_LD)
+        miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
+    double rate = r->op == COALSIM_LD ? p->scatter_load_lines_per_ns : p->scatter_store_lines_per_ns;
+    double hit = ((double)res->lines - miss) / p->l1_lines_per_cycle;
+    return rate ? hit + miss / (rate / t->sms / (p->sm_clock_mhz * 1e-3)) : hit + miss / p->l1_lines_per_cycle;
+}
+
+/* Count the lane operations of a global atomic request on each address
+ * (L2 serves the ones on one address one after another).  0, or -1 if
+ * memory runs out. */
+static int count_atomics(coalsim_timing *t, const coalsim_request *r)
+{
+    for (uint32_t m = r->active; m; m &= m - 1) {
+        if (2 * (t->hot_used + 1) > t->hot_cap) {
+            size_t cap = t->hot_cap ? 2 * t->hot_cap : 1024;
+            uint64_t *a = calloc(cap, sizeof *a), *n = calloc(cap, sizeof *n);
+            if (!a || !n) {
+                free(a), free(n);
+                return -1;
+            }
+            for (size_t i = 0; i < t->hot_cap; i++) {
+                if (!t->hot_n[i]) continue;
+                size_t j = (size_t)((t->hot_addr[i] * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+                while (n[j]) j = (j + 1) & (cap - 1);
+                a[j] = t->hot_addr[i], n[j] = t->hot_n[i];
+            }
+            free(t->hot_addr), free(t->hot_n);
+            t->hot_addr = a, t->hot_n = n, t->hot_cap = cap;
+        }
+        uint64_t addr = r->addr[__builtin_ctz(m)];
+        size_t j = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 17) & (t->hot_cap - 1);
+        while (t->hot_n[j] && t->hot_addr[j] != addr) j = (j + 1) & (t->hot_cap - 1);
+        if (!t->hot_n[j]) t->hot_addr[j] = addr, t->hot_used++;
+        if (++t->hot_n[j] > t->hot_max) t->hot_max = t->hot_n[j];
+    }
+    return 0;
+}
+
 int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
                            const coalsim_hier_counts *d)
 {
-    t->l1_ns[r->block % t->sms] += l1_cost(t, r, res, d);
+    unsigned sm = (unsigned)(r->block % t->sms);
+    t->l1_ns[sm] += l1_cost(t, r, res, d);
+    t->data_cyc[sm] += data_cycles(t, r, res, d);
+    if (coalsim_space_has_sectors(r->space)) t->l1_lines[sm] += res->lines;
+    else t->smem_wf[sm] += res->wavefronts;
+    if (r->space == COALSIM_GLOBAL && (r->op == COALSIM_ATOM || r->op == COALSIM_RED) && count_atomics(t, r) != 0)
+        return -1;
+    if (coalsim_space_has_sectors(r->space) && r->op != COALSIM_ST && r->op != COALSIM_RED)
+        t->loads[d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1]++;
     if (!has_latency(&t->p)) return 0;
     block *b = open_block(t, r->block);
     unsigned wi = (unsigned)(r->warp % MAX_WARPS);
@@ -371,20 +471,20 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     warp *w = &b->w[wi];
     if (r->space == COALSIM_CONST) return 0;      /* served on the SM, no round trip */
     if (r->op == COALSIM_ST || r->op == COALSIM_RED) {
-        close_trip(&t->p, w);
+        close_trip(t, w);
         return 0;
     }
     int lv = COALSIM_LV_SMEM;
     if (coalsim_space_has_sectors(r->space))
         lv = d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1;
-    if (w->n == t->mlp) close_trip(&t->p, w);
+    if (w->n == t->mlp) close_trip(t, w);
     w->n++;
     if (lv > w->lv) w->lv = lv;
     return 0;
 }
 
 /* The DRAM round trip at GBS, from the loaded curve. */
-static double loaded_ns(const coalsim_profile *p, double gbs)
+double timing_loaded_ns(const coalsim_profile *p, double gbs)
 {
     unsigned n = p->loaded_points;
     if (gbs <= p->loaded_gbs[0]) return p->loaded_ns[0];
@@ -395,10 +495,18 @@ static double loaded_ns(const coalsim_profile *p, double gbs)
     return p->loaded_ns[n - 1];
 }
 
-int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coalsim_time *out)
+int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const coalsim_exec *exec,
+                          coalsim_time *out)
 {
     const coalsim_profile *p = &t->p;
     memset(out, 0, sizeof *out);
+    for (unsigned s = 0; s < t->sms; s++) {
+        if (t->l1_lines[s] > out->l1_lines_sm) out->l1_lines_sm = t->l1_lines[s];
+        if (t->smem_wf[s] > out->smem_wavefronts_sm) out->smem_wavefronts_sm = t->smem_wf[s];
+        if (t->data_cyc[s] > out->data_cycles_sm) out->data_cycles_sm = t->data_cyc[s];
+    }
+    memcpy(out->loads, t->loads, sizeof out->loads);
+    out->atomic_hot_ops = t->hot_max;
     /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
      * takes B/read + B/write = 2B/copy */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
@@ -413,12 +521,16 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     out->total_us = p->launch_us + bound;
     out->launch_us = p->launch_us;
     out->mlp = t->mlp;
-    if (!has_latency(p)) return 0;
+    if (!has_latency(p)) {
+        if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, t->dirty, t->l2_bytes, out);
+        return 0;
+    }
     out->latency_modelled = 1;
     while (t->count) close_oldest(t);
+    memcpy(out->trips, t->trips, sizeof out->trips);
     out->resident_blocks = t->resident;
     out->block_warps = t->max_warps;
-    out->block_tail = tail_factor(p, t->max_warps);
+    out->block_tail = timing_tail_factor(p, t->max_warps);
     /* each rung's latency term and the DRAM slow-down its time implies */
     double lat[NF], g[NF];
     for (int k = 0; k < NF; k++) {
@@ -431,7 +543,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
         lat[k] /= 1e3;
         double us = lat[k] > bound ? lat[k] : bound;
         double gbs = us > 0 ? (double)(c->dram_read + c->dram_write) / (us * 1e3) : 0;
-        double f = p->loaded_points ? loaded_ns(p, gbs) / p->lat16_ns[COALSIM_LV_DRAM] : 1;
+        double f = p->loaded_points ? timing_loaded_ns(p, gbs) / p->lat16_ns[COALSIM_LV_DRAM] : 1;
         g[k] = (f < 1 ? 1 : f) - ladder[k];
     }
     /* g falls as the slow-down rises: its zero is the consistent one */
@@ -449,5 +561,6 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, coals
     out->dram_slowdown = f;
     out->dram_round_trip_ns = f * p->lat16_ns[COALSIM_LV_DRAM];
     if (l > bound) out->total_us = p->launch_us + l, out->bound = "latency";
+    if (exec) exectime_finish(p, &t->lim, t->sms, exec, c, t->dirty, t->l2_bytes, out);
     return 0;
 }

@@ -51,6 +51,29 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                          "\"dram_slowdown\": %.6g, \"dram_round_trip_ns\": %.6g",
                     tm->resident_blocks, tm->block_warps, tm->block_tail, tm->mlp, tm->dram_slowdown,
                     tm->dram_round_trip_ns);
+        static const char *const lv[COALSIM_LEVELS] = {"smem", "l1", "l2", "dram"};
+        fprintf(out, ", \"l1_lines_sm\": %.6g, \"smem_wavefronts_sm\": %.6g, \"data_cycles_sm\": %.6g, \"loads\": {",
+                tm->l1_lines_sm, tm->smem_wavefronts_sm, tm->data_cycles_sm);
+        for (int l = COALSIM_LV_L1; l < COALSIM_LEVELS; l++)
+            fprintf(out, "%s\"%s\": %llu", l > COALSIM_LV_L1 ? ", " : "", lv[l], (unsigned long long)tm->loads[l]);
+        fprintf(out, "}");
+        if (tm->latency_modelled) {
+            fprintf(out, ", \"trips\": {");
+            for (int l = 0; l < COALSIM_LEVELS; l++)
+                fprintf(out, "%s\"%s\": %llu", l ? ", " : "", lv[l], (unsigned long long)tm->trips[l]);
+            fprintf(out, "}");
+        }
+        fprintf(out, ", \"atomic_hot_ops\": %llu", (unsigned long long)tm->atomic_hot_ops);
+        if (tm->exec_modelled) {
+            fprintf(out, ", \"issue_us\": %.6g, \"pipe_us\": %.6g, \"pipe\": \"%s\", \"smem_us\": %.6g, \"path_us\": %.6g, "
+                         "\"dispatch_us\": %.6g, \"dram_b2b_us\": %.6g, \"atomic_us\": %.6g, \"load_ns\": %.6g, \"waves\": %.6g, "
+                         "\"occupancy\": {\"blocks\": %u, \"warps\": %u, \"limit\": \"%s\", \"regs\": %u, \"regs_from\": ",
+                    tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us, tm->dram_b2b_us, tm->atomic_us,
+                    tm->load_ns, tm->waves, tm->occupancy_blocks, tm->occupancy_warps, tm->occupancy_limit, tm->regs);
+            if (tm->regs_from) json_str(out, tm->regs_from);
+            else fprintf(out, "null");
+            fprintf(out, "}");
+        }
         fprintf(out, "}");
     }
     fprintf(out, "}");
@@ -125,6 +148,19 @@ static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_repor
     fprintf(out, "},\n \"instructions\": ");
     if (e) json_str(out, e->isa ? e->isa : "?");
     else fprintf(out, "null");
+    if (e && e->path_blocks) {
+        /* what the time model read of the instruction stream */
+        fprintf(out, ",\n \"execution\": {\"pipes\": {");
+        for (int p = 0; p < COALSIM_PIPES; p++)
+            fprintf(out, "%s\"%s\": %.6g", p ? ", " : "", coalsim_pipe_name((coalsim_pipe)p), e->pipe_inst[p]);
+        fprintf(out, "}, \"path_cycles\": %.6g, \"path_loads\": %.6g, \"path_blocks\": %llu, \"block_threads\": %u, "
+                     "\"regs\": %u, \"regs_from\": ",
+                e->path_cycles, e->path_loads, (unsigned long long)e->path_blocks, e->block_threads, e->regs);
+        if (e->regs_from) json_str(out, e->regs_from);
+        else fprintf(out, "null");
+        fprintf(out, ", \"smem_block\": %llu, \"smem_wavefronts_saved\": %.6g}", (unsigned long long)e->smem_block,
+                e->smem_wavefronts_saved);
+    }
 }
 
 void report_json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,

@@ -127,6 +127,24 @@ static void exec_text(FILE *out, const coalsim_exec *e)
     fprintf(out, "    ncu: smsp__warps_launched.sum, smsp__inst_executed.sum, smsp__thread_inst_executed.sum\n");
 }
 
+/* The time of a kernel run (exectime.c): the total, the bound, each term. */
+static void time_text(FILE *out, const coalsim_time *tm)
+{
+    fprintf(out, "\nPredicted time: %.1f us, %s-bound (launch %.1f us + the largest of the terms below)\n", tm->total_us,
+            tm->bound, tm->launch_us);
+    fprintf(out, "  the busiest SM:  issue %.1f us  pipe %.1f (%s)  L1/shared %.1f  blocks' paths %.1f  block starts %.1f\n",
+            tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us);
+    fprintf(out, "  the device:      DRAM %.1f us (back to back: %.1f)  L2 %.1f  atomics on one address %.1f\n",
+            tm->dram_us, tm->dram_b2b_us, tm->l2_us, tm->atomic_us);
+    fprintf(out, "  occupancy: %u blocks (%u warps) a SM, limited by %s; %u registers a thread (%s); %.2f waves;\n"
+                 "  a global load on the paths %.0f ns (loads served by L1 %llu, L2 %llu, DRAM %llu)\n",
+            tm->occupancy_blocks, tm->occupancy_warps, tm->occupancy_limit, tm->regs,
+            !tm->regs_from ? "not known" : !strcmp(tm->regs_from, "estimate") ? "estimated from the PTX: no ptxas, --regs N sets it"
+                                                                             : tm->regs_from,
+            tm->waves, tm->load_ns, (unsigned long long)tm->loads[COALSIM_LV_L1],
+            (unsigned long long)tm->loads[COALSIM_LV_L2], (unsigned long long)tm->loads[COALSIM_LV_DRAM]);
+}
+
 static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_extra *ex)
 {
     const coalsim_hier_cfg *cfg = ex->hier;
@@ -163,6 +181,10 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
                  "         dram__bytes_read.sum, dram__bytes_write.sum\n",
             (unsigned long long)totals_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
             (unsigned long long)t.dram_read, (unsigned long long)t.dram_write, (unsigned long long)dirty);
+    if (tm && tm->exec_modelled) {
+        time_text(out, tm);
+        return;
+    }
     if (tm) {
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
                      "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",

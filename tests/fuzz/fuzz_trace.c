@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     coalsim_hier_counts total;
     coalsim_stats_hier_total(st, &total);
     coalsim_time tm;
-    require(coalsim_timing_finish(timing, &total, &tm) == 0);
+    require(coalsim_timing_finish(timing, &total, NULL, &tm) == 0);
     require(tm.total_us >= tm.launch_us && tm.total_us < 1e300 && tm.bound && tm.block_tail >= 1);
     const coalsim_report_extra ex = {.hier = &hcfg, .dirty = coalsim_hier_dirty_bytes(hier), .time = &tm,
                                      .requests_json = ""};

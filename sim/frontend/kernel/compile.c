@@ -269,3 +269,102 @@ char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len
     }
     return ptx;
 }
+
+/* ---- ptxas -v: what the kernel's machine code uses ---- */
+
+/* The numbers ptxas -v prints for the entry compiled (its "Used N
+ * registers, ... M bytes smem" and "S bytes stack frame, A bytes spill
+ * stores, B bytes spill loads" lines) from OUT into R.  0, or -1 if the
+ * register line is not there. */
+static int parse_ptxas(const char *out, coalsim_resources *r)
+{
+    memset(r, 0, sizeof *r);
+    const char *u = strstr(out, "Used ");
+    if (!u || sscanf(u, "Used %u registers", &r->regs) != 1) return -1;
+    const char *eol = strchr(u, '\n');
+    const char *sm = strstr(u, " bytes smem");
+    if (sm && (!eol || sm < eol)) {
+        const char *b = sm;
+        while (b > u && b[-1] >= '0' && b[-1] <= '9') b--;
+        r->smem_static = strtoull(b, NULL, 10);
+    }
+    const char *st = strstr(out, "bytes stack frame");
+    if (st) {
+        const char *b = st - 1;
+        while (b > out && b[-1] >= '0' && b[-1] <= '9') b--;
+        unsigned long long frame = 0, sst = 0, sld = 0;
+        sscanf(b, "%llu bytes stack frame, %llu bytes spill stores, %llu bytes spill loads", &frame, &sst, &sld);
+        r->stack_bytes = frame, r->spill_store_bytes = sst, r->spill_load_bytes = sld;
+    }
+    return 0;
+}
+
+int coalsim_ptxas_resources(const char *ptx, size_t len, const char *entry, const char *arch, const char *cache_dir,
+                            coalsim_resources *out, char *err, size_t cap)
+{
+    char ptxas[4096];
+    if (proc_find_cuda("ptxas", ptxas, sizeof ptxas) != 0) return 1;
+    if (!arch) arch = "sm_90";
+    uint64_t h = 1469598103934665603ull;
+    struct stat psb;
+    if (stat(ptxas, &psb) == 0) {
+        h = fnv(h, &psb.st_mtime, sizeof psb.st_mtime);
+        h = fnv(h, &psb.st_size, sizeof psb.st_size);
+    }
+    h = fnv(h, ptxas, strlen(ptxas) + 1);
+    h = fnv(h, arch, strlen(arch) + 1);
+    h = fnv(h, entry, strlen(entry) + 1);
+    h = fnv(h, ptx, len);
+    coalsim_compile c = {.cache_dir = cache_dir};
+    char dir[4096], resf[4300], ptxf[4300], cmdout[16384];
+    cache_dir_of(&c, dir, sizeof dir);
+    int cached = dir[0] && mkdirs(dir) == 0;
+    if (!cached) {
+        char tdir[] = "/tmp/coalsim-XXXXXX";
+        if (!mkdtemp(tdir)) {
+            snprintf(err, cap, "ptxas: cannot make a temporary folder: %s", strerror(errno));
+            return -1;
+        }
+        snprintf(dir, sizeof dir, "%s", tdir);
+    }
+    snprintf(resf, sizeof resf, "%s/%016llx.res", dir, (unsigned long long)h);
+    if (cached) {
+        size_t n;
+        char *txt = slurp(resf, &n);
+        if (txt) {
+            int ok = parse_ptxas(txt, out) == 0;
+            free(txt);
+            if (ok) return 0;
+        }
+    }
+    /* the PTX into a file ptxas can read, then ptxas -v on the one entry */
+    snprintf(ptxf, sizeof ptxf, "%s/%016llx.%ld.ptx", dir, (unsigned long long)h, (long)getpid());
+    FILE *fp = fopen(ptxf, "wb");
+    if (!fp || fwrite(ptx, 1, len, fp) != len) {
+        if (fp) fclose(fp);
+        unlink(ptxf);
+        snprintf(err, cap, "ptxas: cannot write %s", ptxf);
+        if (!cached) rmdir(dir);
+        return -1;
+    }
+    fclose(fp);
+    char archopt[64];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    char *argv[] = {ptxas, archopt, "-v", "--warn-on-spills", "-e", (char *)entry, "-o", "/dev/null", ptxf, NULL};
+    int st = proc_run(argv, NULL, cmdout, sizeof cmdout);
+    unlink(ptxf);
+    if (!cached) rmdir(dir);
+    if (st != 0 || parse_ptxas(cmdout, out) != 0) {
+        snprintf(err, cap, "ptxas -v on %s's PTX failed (%s %d):\n%s", entry, st < 0 ? "could not start" : "exit status",
+                 st, cmdout);
+        return -1;
+    }
+    if (cached) {
+        FILE *rf = fopen(resf, "w");
+        if (rf) {
+            fputs(cmdout, rf);
+            fclose(rf);
+        }
+    }
+    return 0;
+}

@@ -215,6 +215,12 @@ static int find_entry(const coalsim_kernel *k, const char *name, char *err, size
     return -1;
 }
 
+const char *coalsim_kernel_entry(const coalsim_kernel *k, const char *name, char *err, size_t cap)
+{
+    int fi = find_entry(k, name, err, cap);
+    return fi < 0 ? NULL : k->mod->funcs[fi].name;
+}
+
 typedef struct {
     pctx x;
 } worker;
@@ -355,6 +361,7 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         x->smem = calloc(1, smem + 16);
         x->kparams = params;
         x->exec.isa = "PTX";
+        ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
         if (!x->smem) {
             snprintf(err, cap, "out of memory");
             goto done;
@@ -365,16 +372,13 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
                     .progress_ctx = l->progress_ctx};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
-    coalsim_exec e = {.isa = "PTX"};
+    coalsim_exec e = {.isa = "PTX", .block_threads = (unsigned)threads, .regs = l->regs, .regs_from = l->regs_from,
+                      .smem_block = user};
     for (unsigned t = 0; t < nthreads; t++) {
-        const coalsim_exec *s = &wk[t].x.exec;
-        e.blocks += s->blocks;
-        e.warps_launched += s->warps_launched;
-        e.inst_executed += s->inst_executed;
-        e.thread_inst_executed += s->thread_inst_executed;
-        for (int sp = 0; sp < COALSIM_SPACES; sp++)
-            for (int op = 0; op < COALSIM_OPS; op++) e.inst_mem[sp][op] += s->inst_mem[sp][op];
+        ptx_sched_finish(&wk[t].x);
+        coalsim_exec_add(&e, &wk[t].x.exec);
     }
+    if (!e.regs && cfg->hier && cfg->profile && (e.regs = ptx_sched_regs(pf))) e.regs_from = "estimate";
     coalsim_inst *insts = calloc(ncount + 1, sizeof *insts);
     if (!insts) {
         snprintf(err, cap, "out of memory");

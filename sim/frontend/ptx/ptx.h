@@ -195,6 +195,18 @@ struct pwarp;
 struct pinst;
 typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, uint32_t m);
 
+#define PTX_SB_SRCS 6              /* scoreboard operands an instruction reads, at most */
+#define PTX_SB_DSTS 4              /* and writes */
+#define PTX_SB_PRED 0x80000000u    /* while decoding: a predicate's index */
+#define SB_LEADER 8                /* sb_flags: the first instruction of a basic block */
+#define SB_IFCONV 16               /* a branch ptxas turns into predication */
+#define SB_UNROLL 32               /* the backward branch of a loop ptxas unrolls */
+#define SB_CMP_IMM 64              /* a setp with a constant operand */
+#define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
+#define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
+#define SB_LOAD 128                /* sb_flags: a load, which ptxas may move up past any number of others */
+#define PTX_SCLASSES 40            /* execution classes (ptx_sched.c) */
+
 typedef struct pinst {
     pkind kind;
     pop_fn fn;
@@ -224,6 +236,11 @@ typedef struct pinst {
     uint32_t src_file;         /* 1 + the module's .file index of its source line (the user's, not a header's), 0: none */
     uint32_t src_line;
     uint32_t call_args, call_nargs, call_rets, call_nrets;   /* call: indices into the function's call table */
+    /* the time model's scoreboard (ptx_sched.c): the class, and the slots
+     * read and written (predicates after the function's register slots) */
+    uint8_t sb_cls, sb_nsrc, sb_ndst, sb_flags;
+    uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
+    uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
 } pinst;
 
 #define PF_SAT 1
@@ -318,6 +335,8 @@ typedef struct pframe {
     uint32_t call_pc;          /* in the caller: the call instruction */
     /* the buffers' sizes: a frame keeps them for the next block's warps */
     size_t regs_cap, preds_cap, params_cap;
+    uint64_t *sb;              /* the scoreboard: when each slot and predicate is ready (ptx_sched.c) */
+    size_t sb_cap;
 } pframe;
 
 typedef enum { W_RUN, W_BAR, W_DONE } wstate;
@@ -333,6 +352,13 @@ typedef struct pwarp {
     uint64_t clock;            /* instructions issued */
     uint8_t *local;            /* lane-major local memory: lane l at local + l * local_cap */
     uint64_t local_cap, local_top;
+    uint64_t sb_t;             /* scoreboard: the basic block's issue cursor (cycle << 24 | loads) */
+    uint64_t sb_end;           /* the latest issue of the basic block so far */
+    uint64_t sb_ring[PTX_WINDOW];   /* issue times of the last PTX_WINDOW instructions (a ring) */
+    unsigned sb_head;
+    unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
+    int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
+    uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
 } pwarp;
 
 typedef struct pctx {
@@ -351,7 +377,38 @@ typedef struct pctx {
     pwarp *warps;               /* kept from block to block (buffers reused) */
     unsigned nwarps;
     char err[512];
+    /* the scoreboard (ptx_sched.c), when a time is predicted */
+    int sb_on;
+    uint64_t sb_count[PTX_SCLASSES];       /* instructions executed by class */
+    unsigned sb_quarters[PTX_SCLASSES];    /* SASS quarters a class issues */
+    uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */
+    uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
+    uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
+    coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
 } pctx;
+
+/* The time model's side of the interpreter (ptx_sched.c).  Decoding: the
+ * class and the scoreboard operands of IN (then, once the function's slots
+ * are counted, ptx_sched_fix places the predicates).  Running: setup from
+ * the profile's latencies (NULL: no scoreboard), a barrier, a block's end
+ * (its path into x->exec), and at the end the class counts into
+ * x->exec.pipe_inst. */
+void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in);
+void ptx_sched_fix(pfunc *f);
+void ptx_sched_setup(pctx *x, const coalsim_profile *p);
+void ptx_sched_barrier(pctx *x, unsigned nwarps);
+void ptx_sched_block_end(pctx *x, unsigned nwarps);
+void ptx_sched_finish(pctx *x);
+/* A branch ptxas predicates jumped over [FROM, TO) of F for the whole warp:
+ * those instructions still issue (predicated off). */
+void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to);
+/* The shared request R of IN, which leads a group ptxas joins: what the
+ * joined load saves in wavefronts, into x->exec. */
+void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);
+/* An estimate of F's registers a thread when ptxas cannot tell: the most
+ * values live at once (64-bit ones counting two), from a liveness pass over
+ * its instructions; 0 if memory runs out. */
+unsigned ptx_sched_regs(const pfunc *f);
 
 /* Free the warps a worker kept (ptx_run_block makes them). */
 void ptx_ctx_free(pctx *x);
@@ -406,6 +463,9 @@ int ptx_dec_dst(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *slot, char *
 int ptx_dec_src(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, ptype t, uint32_t *slot, char *err, size_t cap);
 int ptx_dec_pred(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *idx, int *neg, char *err, size_t cap);
 int ptx_dec_addr(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst *in, char *err, size_t cap);
+/* The slot of register NAME, or the index of predicate NAME (*IS_PRED 1):
+ * 0, or -1 if NAME is neither. */
+int ptx_dec_reg(pfunc *f, const char *name, uint32_t *v, int *is_pred);
 int ptx_has_mod(const raw_inst *ri, const char *mod);
 ptype ptx_mod_type(const raw_inst *ri, unsigned nth);   /* the NTH type modifier (0 = first), or PT_NONE */
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)

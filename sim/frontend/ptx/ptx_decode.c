@@ -247,6 +247,19 @@ static int reg_of(pfunc *f, const char *name, int want_pred, uint32_t *v)
 
 static ptx_program *prog_of(pfunc *f) { return DS(f)->p; }
 
+int ptx_dec_reg(pfunc *f, const char *name, uint32_t *v, int *is_pred)
+{
+    if (reg_of(f, name, 0, v) == 0) {
+        *is_pred = 0;
+        return 0;
+    }
+    if (reg_of(f, name, 1, v) == 0) {
+        *is_pred = 1;
+        return 0;
+    }
+    return -1;
+}
+
 int ptx_dec_dst(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *slot, char *err, size_t cap)
 {
     const raw_operand *o = opnd(ri, k);
@@ -555,6 +568,7 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
         in->guard_neg = (uint8_t)ri->guard_neg;
     }
     int rc = decode_control(p, f, ri, in, err, cap);
+    if (rc == 0) ptx_sched_decode(f, ri, in);
     if (rc <= 0) return rc;       /* a control instruction, decoded (0) or wrong (-1) */
     const pop_entry *e = find_op(ri->opcode);
     if (!e) {
@@ -578,6 +592,7 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
         if (!(in->label = make_label(p, ri))) return ptx_dec_fail(p, ri, err, cap, "out of memory");
         in->label_id = p->nlabels;       /* the label's place in p->labels, + 1 */
     }
+    ptx_sched_decode(f, ri, in);
     return 0;
 }
 
@@ -836,6 +851,7 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     f->calls = ds->calls;
     f->ncalls = ds->ncalls;
     ds->calls = NULL;
+    ptx_sched_fix(f);
     if (ptx_cfg_reconv(f) != 0) goto oom;
     free(ds->names.e);
     free(ds->regnames);

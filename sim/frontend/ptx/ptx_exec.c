@@ -101,8 +101,11 @@ static pframe *push_frame(pctx *x, pwarp *w, const pfunc *fn, uint32_t mask, uin
     if (reserve((void **)&fr->regs, &fr->regs_cap, (size_t)fn->nslots * 32 * sizeof *fr->regs) != 0 ||
         reserve((void **)&fr->preds, &fr->preds_cap, fn->npreds * sizeof *fr->preds) != 0 ||
         reserve((void **)&fr->params, &fr->params_cap, 32 * pb) != 0 ||
-        local_reserve(w, local_base + fn->local_bytes) != 0)
+        local_reserve(w, local_base + fn->local_bytes) != 0 ||
+        (x->sb_on && reserve((void **)&fr->sb, &fr->sb_cap, ((size_t)fn->nslots + fn->npreds) * sizeof *fr->sb) != 0))
         return NULL;
+    /* the scoreboard: the callee's values are ready when it starts */
+    if (x->sb_on) memset(fr->sb, 0, ((size_t)fn->nslots + fn->npreds) * sizeof *fr->sb);
     if (!fr->stack) {
         fr->cap = 8;
         if (!(fr->stack = malloc(fr->cap * sizeof *fr->stack))) return NULL;
@@ -273,6 +276,25 @@ static int run_warp(pctx *x, pwarp *w)
         }
         w->clock++;
         unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
+        if (x->sb_on) {
+            /* issue when the operands are ready and the basic block's issue
+             * cursor has come; results ready a latency later (ptx_sched.c) */
+            if ((in->sb_flags & SB_LEADER) && !w->sb_join) w->sb_t = w->sb_end > w->sb_t ? w->sb_end : w->sb_t;
+            w->sb_join = (in->sb_flags & SB_UNROLL) && ++w->sb_iter % PTX_UNROLL != 0;
+            const uint64_t *rd = fr->sb;
+            uint64_t t = w->sb_t;
+            for (unsigned k = 0; k < in->sb_nsrc; k++) t = rd[in->sb_src[k]] > t ? rd[in->sb_src[k]] : t;
+            uint64_t *old = &w->sb_ring[w->sb_head];
+            if (!(in->sb_flags & SB_LOAD) && *old > t) t = *old;
+            *old = t;
+            w->sb_head = (w->sb_head + 1) % PTX_WINDOW;
+            unsigned c = in->sb_cls;
+            w->sb_t += x->sb_issue[c];
+            if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
+            w->sb_quarters += x->sb_quarters[c];
+            x->sb_count[c]++;
+            for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = t + x->sb_lat[c];
+        }
         x->exec.inst_executed++;
         x->exec.thread_inst_executed += lanes;
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
@@ -293,6 +315,7 @@ static int run_warp(pctx *x, pwarp *w)
         case K_BRA: {
             uint32_t nt = mask & ~m;
             if (!nt) {
+                if (x->sb_on && (in->sb_flags & SB_IFCONV)) ptx_sched_skipped(x, w, fr->fn, top->pc + 1, in->target);
                 top->pc = in->target;
             } else if (!m) {
                 top->pc++;
@@ -373,6 +396,9 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->exited = w->carry = 0;
         w->state = W_RUN;
         w->clock = 0;
+        w->sb_t = w->sb_end = w->sb_quarters = 0;
+        w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
+        memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
@@ -386,6 +412,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         x->exec.warps_launched++;
     }
     x->exec.blocks++;
+    x->sb_bar = 0;
     /* turns until every warp is done; a barrier opens when every warp that
      * is not done waits at it */
     while (rc == 0) {
@@ -397,10 +424,13 @@ int ptx_run_block(pctx *x, uint64_t b)
         unsigned live = 0;
         for (unsigned k = 0; k < nwarps; k++) live += warps[k].state != W_DONE;
         if (!live) break;
-        if (waiting == live)
+        if (waiting == live) {
+            if (x->sb_on) ptx_sched_barrier(x, nwarps);
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == W_BAR) warps[k].state = W_RUN;
+        }
     }
+    if (rc == 0 && x->sb_on) ptx_sched_block_end(x, nwarps);
     return rc;
 }
 
@@ -410,6 +440,7 @@ void ptx_ctx_free(pctx *x)
         pwarp *w = &x->warps[k];
         for (unsigned d = 0; d < PTX_MAX_DEPTH; d++) {
             free(w->frames[d].regs), free(w->frames[d].preds), free(w->frames[d].params), free(w->frames[d].stack);
+            free(w->frames[d].sb);
         }
         free(w->local);
     }
@@ -437,6 +468,7 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
         int l = __builtin_ctz(mm);
         r.addr[l] = a[l];
     }
+    if (in->sb_group > 1 && sp == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, &r);
     if (x->sink.put(x->sink.ctx, &r) != 0) {
         snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
         return -1;

@@ -175,6 +175,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     r->line = in->line;
     if (!mixed) {
         r->active = m;
+        if (in->sb_group > 1 && r->space == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, r);
         if (x->sink.put(x->sink.ctx, r) != 0) {
             snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
             return -1;

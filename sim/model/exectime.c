@@ -1,0 +1,146 @@
+/* The time of a kernel run, from what it executed (time model v2).
+ *
+ * The SMs run the blocks; the busiest SM has nsm = ceil(blocks / SMs) of
+ * them, and holds B at once (occupancy.c: registers, shared memory, warps,
+ * blocks).  Its time is the largest of what it must push through each of
+ * its resources and what its blocks' critical paths take, wave after wave:
+ *
+ *   issue     its blocks' warp instructions / issue_per_cycle
+ *   pipe      the busiest pipe: its instructions / pipe_NAME
+ *   L1/shared its L1 data pipe: shared wavefronts and lines that hit at the
+ *             per-cycle rates, scattered lines that miss at the scatter rates
+ *   dispatch  its blocks started one after another, block_ns each
+ *   latency   waves = ceil(nsm / B) times a block's time: its critical path
+ *             (coalsim_exec) with each global load on it taking the latency
+ *             of where the loads were served (L1, L2, DRAM: lat_*_ns, the
+ *             DRAM one growing with the bandwidth in use: dram_loaded), the
+ *             block waiting for its slowest warp (block_tail over sqrt(k)
+ *             of its k load waits: round trips vary apart), plus its start
+ *
+ * and, for the whole device, DRAM and L2 traffic at their rates and the
+ * atomics on the busiest address one after another (atomic_same_ns).  The
+ * kernel's time is the launch (launch_b2b_us: what a launch adds among
+ * back-to-back launches) plus the largest of these.  The DRAM latency in
+ * the latency term is the one at the bandwidth the result implies: the
+ * latency term falls as the time grows, so the consistent time is found by
+ * bisection. */
+#include <math.h>
+#include <string.h>
+
+#include "coalsim.h"
+#include "model/exectime.h"
+
+typedef struct {
+    const coalsim_profile *p;
+    const coalsim_exec *e;
+    const coalsim_time *t;
+    double clk;                 /* cycles a ns */
+    double waves, k, tail, load_bytes;
+    double path;                /* a block's path without its loads' latency, cycles */
+    double dram_bytes;
+} lat_term;
+
+/* A global load's latency on the paths (cycles) when DRAM moves GBS. */
+static double load_cycles(const lat_term *L, double gbs)
+{
+    const coalsim_profile *p = L->p;
+    const uint64_t *n = L->t->loads;
+    double all = (double)(n[COALSIM_LV_L1] + n[COALSIM_LV_L2] + n[COALSIM_LV_DRAM]);
+    double dram = p->lat_ns[COALSIM_LV_DRAM];
+    /* the loaded curve is of 16-load round trips: scaled to one load */
+    if (p->loaded_points && p->lat16_ns[COALSIM_LV_DRAM] > 0)
+        dram *= timing_loaded_ns(p, gbs) / p->loaded_ns[0];
+    if (!all) return dram * L->clk;
+    return ((double)n[COALSIM_LV_L1] * p->lat_ns[COALSIM_LV_L1] + (double)n[COALSIM_LV_L2] * p->lat_ns[COALSIM_LV_L2] +
+            (double)n[COALSIM_LV_DRAM] * dram) / all * L->clk;
+}
+
+/* The latency term (cycles) if the kernel takes T cycles. */
+static double latency_at(const lat_term *L, double t)
+{
+    double gbs = t > 0 ? L->dram_bytes / (t / L->clk) : 0;
+    double ld = load_cycles(L, gbs);
+    double block = L->path + L->k * ld + (L->tail - 1) * ld * sqrt(L->k) + L->p->block_ns * L->clk;
+    return L->waves * block;
+}
+
+void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, unsigned sms, const coalsim_exec *e,
+                     const coalsim_hier_counts *c, uint64_t dirty, uint64_t l2_bytes, coalsim_time *out)
+{
+    if (!p->sm_clock_mhz || !e->path_blocks || !e->block_threads || !sms) return;
+    const double clk = p->sm_clock_mhz * 1e-3;
+    coalsim_occupancy occ;
+    if (coalsim_occupancy_of(lim, e->block_threads, e->regs, e->smem_block, &occ) != 0) occ.blocks = 1, occ.warps = 1;
+    const double blocks = (double)e->path_blocks, nsm = ceil(blocks / sms), share = nsm / blocks;
+    out->exec_modelled = 1;
+    out->occupancy_blocks = occ.blocks;
+    out->occupancy_warps = occ.warps;
+    out->occupancy_limit = occ.limit;
+    out->regs = e->regs;
+    out->regs_from = e->regs_from;
+    out->waves = blocks / ((double)sms * occ.blocks);
+    /* the busiest SM's throughput terms, in cycles */
+    double all = 0, pipe = 0;
+    out->pipe = coalsim_pipe_name(COALSIM_PIPE_FMA);
+    for (int i = 0; i < COALSIM_PIPES; i++) {
+        all += e->pipe_inst[i];
+        double rate = p->pipe_per_cycle[i];
+        if (rate > 0 && e->pipe_inst[i] * share / rate > pipe) {
+            pipe = e->pipe_inst[i] * share / rate;
+            out->pipe = coalsim_pipe_name((coalsim_pipe)i);
+        }
+    }
+    double issue = p->issue_per_cycle > 0 ? all * share / p->issue_per_cycle : 0;
+    double data = out->data_cycles_sm;
+    if (p->smem_wavefronts_per_cycle > 0) data -= e->smem_wavefronts_saved * share / p->smem_wavefronts_per_cycle;
+    if (data < 0) data = 0;
+    double dispatch = nsm * p->block_ns * clk;
+    double atomic = (double)out->atomic_hot_ops * p->atomic_same_ns * clk;
+    /* back to back, what the last launch left dirty is written while this
+     * one runs, unless the data fits in L2 and stays there */
+    double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
+    uint64_t writes = c->dram_write;
+    if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
+    out->dram_b2b_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)writes / (write_gbs * 1e3);
+    double dram = out->dram_b2b_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
+    /* the latency term */
+    lat_term L = {.p = p, .e = e, .t = out, .clk = clk};
+    L.waves = ceil(nsm / occ.blocks);
+    L.k = e->path_loads / blocks;
+    L.path = e->path_cycles / blocks;
+    L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
+    L.dram_bytes = (double)(c->dram_read + writes);
+    double fixed = issue;
+    const char *bound = "issue";
+    struct {
+        double v;
+        const char *name;
+    } terms[] = {{pipe, "pipe"}, {data, "L1/shared"}, {dispatch, "launch/tail"}, {atomic, "atomics"},
+                 {dram, "DRAM"}, {l2, "L2"}};
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
+        if (terms[i].v > fixed) fixed = terms[i].v, bound = terms[i].name;
+    /* T = max(fixed, latency(T)); latency falls as T grows */
+    double t = fixed;
+    if (latency_at(&L, fixed) > fixed) {
+        double lo = fixed, hi = latency_at(&L, fixed);
+        for (int i = 0; i < 80 && hi - lo > 1e-9 * hi; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (latency_at(&L, mid) > mid) lo = mid;
+            else hi = mid;
+        }
+        t = hi;
+        bound = "latency";
+    }
+    double lat = latency_at(&L, t);
+    out->load_ns = load_cycles(&L, t > 0 ? L.dram_bytes / (t / clk) : 0) / clk;
+    out->issue_us = issue / clk / 1e3;
+    out->pipe_us = pipe / clk / 1e3;
+    out->smem_us = data / clk / 1e3;
+    out->path_us = lat / clk / 1e3;
+    out->dispatch_us = dispatch / clk / 1e3;
+    out->atomic_us = atomic / clk / 1e3;
+    out->launch_us = p->launch_b2b_us > 0 ? p->launch_b2b_us : p->launch_us;
+    out->total_us = out->launch_us + t / clk / 1e3;
+    if (out->launch_us > t / clk / 1e3) bound = "launch/tail";
+    out->bound = bound;
+}
