@@ -3,7 +3,7 @@
 # one command (wall seconds, /usr/bin/time), printed with its rate and its
 # ratio to a reference run in the same session.  Run on an idle machine.
 #   usage: bench/bench.sh [RECORDS] [RUNS]
-#   BENCH_PARTS="text binary add full" picks parts (default: all four)
+#   BENCH_PARTS="text binary add full kernel" picks parts (default: all five)
 #   COALSIM=PATH times another coalsim (an older build, for a comparison)
 #   1. text:   a generated mixed trace of RECORDS records, coalsim beside wc -l
 #   2. binary: the same trace converted with coalsim convert; the reader alone
@@ -12,11 +12,15 @@
 #              that only makes the same addresses and counts their sectors
 #   4. full:   every sketch of examples/sketches and gpu/sketches at the size
 #              gpu/README.md's validation ran it, with --hier --profile
+#   5. kernel: siboehm's naive SGEMM at 512^3 (gpu/outside/sgemm.cu, its PTX
+#              and the H100's SASS listing as committed) on the PTX and the
+#              SASS interpreter, one thread and every core: warp-instructions
+#              a second (the report's own count)
 set -e
 cd "$(dirname "$0")/.."
 records=${1:-10000000}
 runs=${2:-5}
-parts=${BENCH_PARTS:-text binary add full}
+parts=${BENCH_PARTS:-text binary add full kernel}
 make -s build/coalsim build/libcoalsim.a
 coalsim=${COALSIM:-build/coalsim}
 mkdir -p build
@@ -110,4 +114,21 @@ case " $parts " in *" full "*)
         # shellcheck disable=SC2086
         measure "$name" "$accesses" accesses "$coalsim" --hier --profile gpu/profiles/h100.txt $args "$file"
     done < bench/fullsize.list ;;
+esac
+
+case " $parts " in *" kernel "*)
+    echo "== kernel: sgemm_naive 512^3 (grid 16x16 of 32x32), the PTX and the H100's SASS"
+    ptx=gpu/results/h100/outside/ptx/sgemm.ptx
+    sass=gpu/results/h100/outside/sass/sgemm.nvdisasm
+    launch="--kernel sgemm_naive --grid 16,16 --block 32,32 --args 512,512,512,0.5,A:1M=random:1,B:1M=random:2,3.0,C:1M=random:3"
+    for isa in PTX SASS; do
+        if [ $isa = PTX ]; then files="$ptx"; else files="--ptx $ptx $sass"; fi
+        # shellcheck disable=SC2086
+        inst=$(build/coalsim --json $launch $files | python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["smsp__inst_executed.sum"])')
+        echo "$isa: $inst warp-instructions"
+        # shellcheck disable=SC2086
+        measure "sgemm_naive $isa --threads 1" "$inst" inst "$coalsim" --threads 1 $launch $files
+        # shellcheck disable=SC2086
+        measure "sgemm_naive $isa --threads $cores" "$inst" inst "$coalsim" --threads "$cores" $launch $files
+    done ;;
 esac

@@ -889,6 +889,12 @@ int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char 
 int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
                                 const char *block, const char *args, uint64_t dynamic_shared, const char *module,
                                 int sass, unsigned threads, char *err, size_t cap);
+/* Run the sketch file PATH (SETS: "name=value" overrides, NULL-terminated,
+ * or NULL) into AN on THREADS threads (0: every core): the requests the
+ * command's `coalsim FILE.sketch` analyses.  0, or -1 with
+ * "PATH:LINE[:COL]: why" in ERR. (sketch.c) */
+int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, unsigned threads,
+                                char *err, size_t cap);
 /* The configuration AN was made from (its hierarchy, callback), as a
  * front end that runs blocks on threads needs it (coalsim_kernel_run). */
 void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *cfg);

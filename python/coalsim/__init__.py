@@ -98,6 +98,8 @@ def _declare(lib):
     lib.coalsim_analysis_run_kernel.argtypes = [P, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
                                                 c.c_uint64, c.c_char_p, c.c_int, c.c_uint, c.c_char_p, c.c_size_t]
     lib.coalsim_analysis_run_kernel.restype = c.c_int
+    lib.coalsim_analysis_run_sketch.argtypes = [P, c.c_char_p, c.POINTER(c.c_char_p), c.c_uint, c.c_char_p, c.c_size_t]
+    lib.coalsim_analysis_run_sketch.restype = c.c_int
     lib.coalsim_arch_names.argtypes = []
     lib.coalsim_arch_names.restype = c.POINTER(c.c_char_p)
 
@@ -219,6 +221,21 @@ class Analysis:
             raise Error(_text(err.value))
         return self
 
+    def add_sketch(self, path, sets=None, threads=0):
+        """Run the kernel sketch PATH (a .sketch file, docs/sketch-format.md)
+        into this analysis: the requests `coalsim FILE.sketch` analyses.
+        SETS overrides its params, a dict {"N": 8192} or "name=value"
+        strings; THREADS runs its blocks on that many threads (0: every
+        core).  Raises Error naming the sketch's line of bad input."""
+        if isinstance(sets, dict):
+            sets = ["%s=%s" % (k, v) for k, v in sets.items()]
+        sets = [str(s) for s in (sets or [])]
+        arr = (ctypes.c_char_p * (len(sets) + 1))(*[s.encode() for s in sets], None)
+        err = ctypes.create_string_buffer(_ERRLEN)
+        if self._lib.coalsim_analysis_run_sketch(self._handle(), os.fsencode(path), arr, int(threads), err, _ERRLEN):
+            raise Error(_text(err.value))
+        return self
+
     def report(self, name="python"):
         """The report as coalsim --json gives it (a dict), NAME as its trace."""
         an = self._handle()
@@ -258,6 +275,12 @@ def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=
     its accesses, and report["metrics"] with Nsight Compute's names."""
     with Analysis(arch, 32, hier) as an:
         return an.add_kernel(path, grid, block, args, kernel, **kw).report(os.fsdecode(path))
+
+
+def analyse_sketch(path, sets=None, arch="hopper", warp_size=32, hier=False, threads=0):
+    """The report of the kernel sketch PATH (see Analysis.add_sketch) as a dict."""
+    with Analysis(arch, warp_size, hier) as an:
+        return an.add_sketch(path, sets, threads).report(os.fsdecode(path))
 
 
 def analyse_request(op, space, size, addresses, arch="hopper", active=None, label="request", warp_size=32):

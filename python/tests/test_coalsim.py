@@ -182,6 +182,31 @@ class Kernels(unittest.TestCase):
             coalsim.analyse_kernel(path("traces", "add.trace"), grid=1, block=32)
 
 
+class Sketches(unittest.TestCase):
+    def test_a_sketch_gives_the_commands_json_report(self):
+        # tests/cli/cases.list: sketch_threads_json is this sketch at these sizes on 3 threads
+        got = coalsim.analyse_sketch(path("examples", "sketches", "add_offset.sketch"),
+                                     {"blocks": 300, "threads": 96}, threads=2)
+        with open(path("tests", "cli", "expected", "sketch_threads_json.out")) as f:
+            want = json.load(f)
+        self.assertEqual(without_name(got), without_name(want))
+
+    def test_sets_take_strings_and_sketches_add_up(self):
+        sk = path("examples", "sketches", "add_offset.sketch")
+        one = coalsim.analyse_sketch(sk, ["blocks=300", "threads=96"])
+        with coalsim.Analysis() as an:
+            an.add_sketch(sk, {"blocks": 300, "threads": 96}).add_sketch(sk, {"blocks": 300, "threads": 96})
+            two = an.report()
+        self.assertEqual([a["requests"] for a in two["accesses"]], [2 * a["requests"] for a in one["accesses"]])
+        self.assertEqual(one["accesses"][0]["requests"], 900)
+
+    def test_sketch_errors_raise_with_the_line(self):
+        with self.assertRaisesRegex(coalsim.Error, r"bad_step.sketch:4:23: the step must be"):
+            coalsim.analyse_sketch(path("tests", "cli", "bad_step.sketch"))
+        with self.assertRaisesRegex(coalsim.Error, "cannot open"):
+            coalsim.analyse_sketch(path("tests", "cli", "no-such.sketch"))
+
+
 class Library(unittest.TestCase):
     def test_a_missing_library_is_an_error_not_a_crash(self):
         with self.assertRaisesRegex(coalsim.Error, "cannot load libcoalsim.so"):

@@ -3,10 +3,12 @@
  * calling thread into any sink, or on several threads into an analysis
  * through grid_run; either way the requests, their lines and any error are
  * those of the trace `coalsim sketch` writes, read back. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "grid.h"
 #include "sketch.h"
@@ -165,5 +167,43 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
     }
     for (unsigned t = 0; w && t < threads; t++) sk_worker_free(w[t]);
     free(w);
+    return rc;
+}
+
+#define SKETCH_MAX_BYTES (1 << 20)
+#define SKETCH_MAX_RECORDS 10000000000ull   /* a runaway guard, as the command's */
+
+int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, unsigned threads,
+                                char *err, size_t cap)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = malloc(SKETCH_MAX_BYTES + 1);
+    size_t n = text ? fread(text, 1, SKETCH_MAX_BYTES + 1, fp) : 0;
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!text || bad || n > SKETCH_MAX_BYTES || memchr(text, '\0', n)) {
+        snprintf(err, cap, "%s: %s", path,
+                 !text ? "out of memory" : bad ? "cannot read" : n > SKETCH_MAX_BYTES ? "sketch larger than 1 MiB"
+                                                                                     : "NUL byte in the sketch");
+        free(text);
+        return -1;
+    }
+    text[n] = '\0';
+    coalsim_sketch *sk = coalsim_sketch_compile(text, path, sets, err, cap);
+    free(text);
+    if (!sk) return -1;
+    coalsim_analysis_cfg cfg;
+    coalsim_analysis_cfg_of(an, &cfg);
+    if (!threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
+    }
+    coalsim_sketch_opts o = {.warp_size = cfg.arch.warp_size, .max_records = SKETCH_MAX_RECORDS, .threads = threads};
+    int rc = coalsim_sketch_analyse(sk, &o, an, &cfg, err, cap);
+    coalsim_sketch_free(sk);
     return rc;
 }
