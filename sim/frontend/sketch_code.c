@@ -179,7 +179,7 @@ static int cannot_fail(uint32_t op, const val *b)
  * operands it goes to the block prologue instead, if it cannot fail. */
 static int op2(cc *c, const sk_expr *e, uint32_t op, val *a, val *b, uint32_t x, val *out)
 {
-    uint32_t d;
+    uint32_t d = 0;
     if (uniform(a) && (!b || uniform(b)) && cannot_fail(op, b)) {
         if (as_slot(c, a) || (b && as_slot(c, b))) return -1;
         return hoist(c, op, a->slot, b ? b->slot : a->slot, x, out);
@@ -231,7 +231,7 @@ static int gen(cc *c, const sk_expr *e, val *out)
     case E_COND: {
         if (gen(c, e->a, &a)) return -1;
         if (a.is_const) return gen(c, a.k ? e->b : e->c, out);
-        uint32_t d;
+        uint32_t d = 0;
         if (gen_masked(c, e->b, a.slot, 1, &x) || gen_masked(c, e->c, a.slot, 0, &b)) return -1;
         if (uniform(&a) && uniform(&x) && uniform(&b)) return hoist(c, OP_SEL, a.slot, x.slot, b.slot, out);
         if (temp(c, e, &d) || emit(c, OP_SEL, d, a.slot, x.slot, b.slot)) return -1;
