@@ -285,6 +285,8 @@ typedef enum {
     COALSIM_PIPE_LSU,       /* memory instructions of every space, shuffles */
     COALSIM_PIPE_CBU,       /* branches, barriers, exit, calls */
     COALSIM_PIPE_TENSOR,    /* matrix instructions (HMMA, HGMMA) */
+    COALSIM_PIPE_UNIFORM,   /* the uniform datapath: a warp's scalar instructions (UIADD3, ULDC, S2UR, ...); only
+                               SASS counts them (PTX does not know which of its values ptxas makes uniform) */
     COALSIM_PIPES
 } coalsim_pipe;
 
@@ -311,6 +313,12 @@ typedef enum {
 
 /* The class's profile key without "lat_": "ffma", "iadd", ... */
 const char *coalsim_lat_key(coalsim_lat l);
+
+typedef struct coalsim_profile coalsim_profile;
+/* Cycles from an instruction of latency class L to a dependent one: the
+ * profile's lat_KEY, or what harness sm measured on an H200 when P is NULL
+ * or lacks the key.  Both front ends' critical paths use it. */
+double coalsim_lat_cycles(const coalsim_profile *p, coalsim_lat l);
 
 typedef struct coalsim_exec coalsim_exec;   /* what a kernel executed: below */
 
