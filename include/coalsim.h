@@ -532,8 +532,9 @@ typedef struct coalsim_inst {
  * the instruction counts Nsight Compute reports, and what the time model
  * (timing.c) needs of the instruction stream.  A trace has none.
  *
- * The time fields, for a front end that fills them (PTX: ptx_sched.c; the
- * SASS front end the same way, counting instead of estimating):
+ * The time fields, for a front end that fills them (PTX: ptx_sched.c; SASS:
+ * sass_pipe.c and sass_sched.c, counting instead of estimating: each
+ * opcode's pipe, the registers each instruction really reads and writes):
  *   pipe_inst[P]   machine-code (SASS) warp instructions pipe P executed,
  *                  predicated-off ones too (they issue).  SASS counts them;
  *                  PTX charges each PTX instruction the SASS it usually
@@ -574,7 +575,7 @@ typedef struct coalsim_exec {
                                        (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
     unsigned block_threads;     /* threads a block */
     unsigned regs;              /* registers a thread, 0: not known */
-    const char *regs_from;      /* "ptxas", "--regs", "estimate" (static), or NULL */
+    const char *regs_from;      /* "ptxas", "--regs", "estimate", "listing" (SHI_REGISTERS; static), or NULL */
     uint64_t smem_block;        /* shared memory a block, static and dynamic, bytes */
 } coalsim_exec;
 
