@@ -535,6 +535,21 @@ START_TEST(test_sass_time_of_a_kernel_with_a_profile_is_modelled)
 }
 END_TEST
 
+START_TEST(test_sass_full_listing_gives_its_registers)
+{
+    /* nvdisasm without -c prints .sectioninfo @"SHI_REGISTERS=10": it wins
+     * over the launch's --regs */
+    coalsim_kernel *k = load(NULL, H100 "sass_sm80/saxpy.nvdisasm");
+    coalsim_profile p;
+    coalsim_analysis *an = timed(k, "saxpy", 4, 64, "256,2.0,X:1K=random:1,Y:1K=random:2", 32, &p);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    ck_assert_uint_eq(e->regs, 10);
+    ck_assert_str_eq(e->regs_from, "listing");
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 Suite *make_sass_suite(void)
 {
     Suite *s = suite_create("sass");
@@ -555,6 +570,7 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_dependent_chain_path_is_n_times_the_latency);
     tcase_add_test(tc, test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp);
     tcase_add_test(tc, test_sass_time_of_a_kernel_with_a_profile_is_modelled);
+    tcase_add_test(tc, test_sass_full_listing_gives_its_registers);
     suite_add_tcase(s, tc);
     return s;
 }
