@@ -38,7 +38,8 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsi
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_sched.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
-                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c)
+                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c \
+                 sass_pipe.c sass_sched.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c report_string.c report_source.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)

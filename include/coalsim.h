@@ -285,6 +285,8 @@ typedef enum {
     COALSIM_PIPE_LSU,       /* memory instructions of every space, shuffles */
     COALSIM_PIPE_CBU,       /* branches, barriers, exit, calls */
     COALSIM_PIPE_TENSOR,    /* matrix instructions (HMMA, HGMMA) */
+    COALSIM_PIPE_UNIFORM,   /* the uniform datapath: a warp's scalar instructions (UIADD3, ULDC, S2UR, ...); only
+                               SASS counts them (PTX does not know which of its values ptxas makes uniform) */
     COALSIM_PIPES
 } coalsim_pipe;
 
@@ -311,6 +313,12 @@ typedef enum {
 
 /* The class's profile key without "lat_": "ffma", "iadd", ... */
 const char *coalsim_lat_key(coalsim_lat l);
+
+typedef struct coalsim_profile coalsim_profile;
+/* Cycles from an instruction of latency class L to a dependent one: the
+ * profile's lat_KEY, or what harness sm measured on an H200 when P is NULL
+ * or lacks the key.  Both front ends' critical paths use it. */
+double coalsim_lat_cycles(const coalsim_profile *p, coalsim_lat l);
 
 typedef struct coalsim_exec coalsim_exec;   /* what a kernel executed: below */
 
@@ -524,8 +532,9 @@ typedef struct coalsim_inst {
  * the instruction counts Nsight Compute reports, and what the time model
  * (timing.c) needs of the instruction stream.  A trace has none.
  *
- * The time fields, for a front end that fills them (PTX: ptx_sched.c; the
- * SASS front end the same way, counting instead of estimating):
+ * The time fields, for a front end that fills them (PTX: ptx_sched.c; SASS:
+ * sass_pipe.c and sass_sched.c, counting instead of estimating: each
+ * opcode's pipe, the registers each instruction really reads and writes):
  *   pipe_inst[P]   machine-code (SASS) warp instructions pipe P executed,
  *                  predicated-off ones too (they issue).  SASS counts them;
  *                  PTX charges each PTX instruction the SASS it usually
@@ -566,7 +575,7 @@ typedef struct coalsim_exec {
                                        (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
     unsigned block_threads;     /* threads a block */
     unsigned regs;              /* registers a thread, 0: not known */
-    const char *regs_from;      /* "ptxas", "--regs", "estimate" (static), or NULL */
+    const char *regs_from;      /* "ptxas", "--regs", "estimate", "listing" (SHI_REGISTERS; static), or NULL */
     uint64_t smem_block;        /* shared memory a block, static and dynamic, bytes */
 } coalsim_exec;
 

@@ -2,6 +2,7 @@
  * decode whole, run to the counts the H100's counters gave, compute what
  * the PTX interpreter computes, and fail with the listing's line. */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "frontend/sass/sass.h"
@@ -348,6 +349,207 @@ START_TEST(test_sass_full_listing_gives_constant_banks_and_symbols)
 }
 END_TEST
 
+/* ---- the time model's view: pipes, the critical path ---- */
+
+/* A launch of the H100 profile's time model (hier, profile, limits). */
+static coalsim_analysis *timed(coalsim_kernel *k, const char *kernel, unsigned grid, unsigned block, const char *args,
+                               unsigned regs, coalsim_profile *p)
+{
+    char err[1024];
+    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(coalsim_profile_read(fp, "h100.txt", p, err, sizeof err), 0);
+    fclose(fp);
+    static coalsim_hier_cfg h;
+    static coalsim_sm_limits lim;
+    coalsim_hier_preset("hopper", &h);
+    coalsim_sm_limits_preset("hopper", &lim);
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = p, .limits = &lim};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = kernel, .grid = {grid, 1, 1}, .block = {block, 1, 1}, .args = args, .threads = 2,
+                        .regs = regs, .regs_from = regs ? "--regs" : NULL};
+    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(an), 0);
+    return an;
+}
+
+static coalsim_kernel *listing(const char *text)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_sass(text, strlen(text), "t.sass", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    return k;
+}
+
+START_TEST(test_sass_pipe_counts_of_the_hand_listing_are_exact)
+{
+    /* tests/cli/sass_hand.sass's hand with n = 1000 (no lane equal: the
+     * branch over the IADD3 taken): LDC, S2R, LDC.64, ULDC, ISETP, ULDC.64,
+     * IMAD.WIDE.U32, BRA, STG, EXIT, a warp each of two blocks */
+    coalsim_kernel *k = load(NULL, "tests/cli/sass_hand.sass");
+    coalsim_profile p;
+    coalsim_analysis *an = timed(k, "hand", 2, 32, "P:256,1000", 32, &p);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    ck_assert_uint_eq(e->inst_executed, 20);
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_CBU], 10);       /* LDC, S2R, LDC.64, BRA, EXIT */
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_UNIFORM], 4);    /* ULDC, ULDC.64 */
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_ALU], 2);        /* ISETP */
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_FMAHEAVY], 2);   /* IMAD.WIDE.U32 */
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_LSU], 2);        /* STG */
+    double all = 0;
+    for (int i = 0; i < COALSIM_PIPES; i++) all += e->pipe_inst[i];
+    ck_assert_double_eq(all, 20);
+    ck_assert_uint_eq(e->path_blocks, 2);
+    ck_assert_str_eq(e->regs_from, "--regs");
+    ck_assert_uint_eq(e->block_threads, 32);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_every_decoded_opcode_has_a_pipe)
+{
+    /* an opcode the table does not know would count as ALU: none of those
+     * the interpreter runs may be one */
+    const sop_entry *tabs[] = {sass_ops_int, sass_ops_float, sass_ops_mem, sass_ops_misc};
+    unsigned n = 0, unknown = 0;
+    for (size_t t = 0; t < 4; t++)
+        for (const sop_entry *e = tabs[t]; e->name; e++, n++) {
+            unsigned pipe;
+            int lat;
+            if (!sass_pipe_of(e->name, &pipe, &lat)) {
+                fprintf(stderr, "no pipe for %s\n", e->name);
+                unknown++;
+            }
+        }
+    ck_assert_uint_gt(n, 90);
+    ck_assert_uint_eq(unknown, 0);
+    unsigned pipe;
+    int lat;
+    ck_assert_int_eq(sass_pipe_of("FOO.BAR", &pipe, &lat), 0);
+    ck_assert_uint_eq(pipe, COALSIM_PIPE_ALU);
+    /* Hopper's moves and shifts by IMAD: the FMA pipe; multiplies: FMA heavy */
+    ck_assert_int_eq(sass_pipe_of("IMAD.MOV.U32", &pipe, &lat), 1);
+    ck_assert_uint_eq(pipe, COALSIM_PIPE_FMA);
+    ck_assert_int_eq(sass_pipe_of("IMAD.WIDE.U32", &pipe, &lat), 1);
+    ck_assert_uint_eq(pipe, COALSIM_PIPE_FMAHEAVY);
+    ck_assert_int_eq(sass_pipe_of("LDG.E.128", &pipe, &lat), 1);
+    ck_assert_int_eq(lat, SASS_LAT_LOAD);
+}
+END_TEST
+
+#define CHAIN_HEAD "\tcode for sm_90\n\t\tFunction : _Z5chainPi\n"
+#define DEP(a) "        /*" a "*/                   FFMA R2, R2, R2, R2 ;\n"
+#define IND(a, r) "        /*" a "*/                   FFMA " r ", R4, R4, R4 ;\n"
+#define CHAIN_TAIL                                                            \
+    "        /*0080*/                   FMUL R3, R2, R2 ;\n"                  \
+    "        /*0090*/                   EXIT ;\n"
+
+START_TEST(test_sass_dependent_chain_path_is_n_times_the_latency)
+{
+    static const char dep[] = CHAIN_HEAD DEP("0000") DEP("0010") DEP("0020") DEP("0030") DEP("0040") DEP("0050")
+        DEP("0060") DEP("0070") CHAIN_TAIL;
+    static const char ind[] = CHAIN_HEAD IND("0000", "R2") IND("0010", "R5") IND("0020", "R6") IND("0030", "R7")
+        IND("0040", "R8") IND("0050", "R9") IND("0060", "R10") IND("0070", "R11") CHAIN_TAIL;
+    coalsim_profile p;
+    coalsim_kernel *k = listing(dep);
+    coalsim_analysis *an = timed(k, "chain", 1, 32, "P:128", 32, &p);
+    double lat = (double)(uint64_t)(coalsim_lat_cycles(&p, COALSIM_LAT_FMA) + 0.5);
+    ck_assert_double_gt(lat, 1);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    /* eight FFMAs a latency apart, the FMUL a latency after the last, then
+     * EXIT: 8 latencies and the FMUL's and EXIT's issue */
+    ck_assert_uint_eq(e->path_blocks, 1);
+    ck_assert_double_eq(e->path_cycles, 8 * lat + 2);
+    ck_assert_double_eq(e->path_loads, 0);
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_FMA], 9);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+    /* independent: one a cycle, the FMUL waits for the first */
+    k = listing(ind);
+    an = timed(k, "chain", 1, 32, "P:128", 32, &p);
+    ck_assert_double_eq(coalsim_analysis_exec(an)->path_cycles, 10);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp)
+{
+    /* warp 0 loads and uses the value; the barrier waits for it; the loads
+     * on the path are counted, their latency left out */
+    static const char text[] = "\tcode for sm_90\n\t\tFunction : _Z4loadPi\n"
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0010*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+        "        /*0020*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+        "        /*0030*/                   IMAD.WIDE.U32 R2, R0, 0x4, R2 ;\n"
+        "        /*0040*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
+        "        /*0050*/                   IADD3 R4, R4, 0x1, RZ ;\n"
+        "        /*0060*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+        "        /*0070*/                   STG.E desc[UR4][R2.64], R4 ;\n"
+        "        /*0080*/                   EXIT ;\n";
+    coalsim_profile p;
+    coalsim_kernel *k = listing(text);
+    coalsim_analysis *an = timed(k, "load", 1, 64, "P:256", 32, &p);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    ck_assert_double_eq(e->path_loads, 1);
+    ck_assert_double_gt(e->path_cycles, coalsim_lat_cycles(&p, COALSIM_LAT_BAR));
+    ck_assert_double_lt(e->path_cycles, COALSIM_PATH_LOAD_CYCLES);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_time_of_a_kernel_with_a_profile_is_modelled)
+{
+    coalsim_kernel *k = load(H100 "ptx/sgemm.ptx", H100 "sass/sgemm.nvdisasm");
+    coalsim_profile p;
+    char err[1024];
+    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(coalsim_profile_read(fp, "h100.txt", &p, err, sizeof err), 0);
+    fclose(fp);
+    coalsim_hier_cfg h;
+    coalsim_sm_limits lim;
+    coalsim_hier_preset("hopper", &h);
+    coalsim_sm_limits_preset("hopper", &lim);
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = "sgemm_naive", .grid = {4, 4, 1}, .block = {32, 32, 1}, .threads = 2, .regs = 32,
+                        .regs_from = "--regs",
+                        .args = "128,128,128,0.5,A:64K=random:1,B:64K=random:2,3.0,C:64K=random:3"};
+    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(an), 0);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    const coalsim_time *t = coalsim_analysis_time(an);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->exec_modelled, 1);
+    ck_assert_uint_eq(e->path_blocks, 16);
+    /* what ncu counted on the H100 (counters.txt, sgemm1_count): pipe_alu
+     * exactly; pipe_fma (IMAD's heavy half too) within the HFMA2.MMA a warp */
+    ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_ALU], 138240);
+    double fma = e->pipe_inst[COALSIM_PIPE_FMA] + e->pipe_inst[COALSIM_PIPE_FMAHEAVY];
+    ck_assert_double_le(fabs(fma - 232960), 512);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_sass_full_listing_gives_its_registers)
+{
+    /* nvdisasm without -c prints .sectioninfo @"SHI_REGISTERS=10": it wins
+     * over the launch's --regs */
+    coalsim_kernel *k = load(NULL, H100 "sass_sm80/saxpy.nvdisasm");
+    coalsim_profile p;
+    coalsim_analysis *an = timed(k, "saxpy", 4, 64, "256,2.0,X:1K=random:1,Y:1K=random:2", 32, &p);
+    const coalsim_exec *e = coalsim_analysis_exec(an);
+    ck_assert_uint_eq(e->regs, 10);
+    ck_assert_str_eq(e->regs_from, "listing");
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 Suite *make_sass_suite(void)
 {
     Suite *s = suite_create("sass");
@@ -363,6 +565,12 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_device_variable_address_is_an_error_naming_bank_4);
     tcase_add_test(tc, test_sass_struct_parameter_without_module_is_an_error);
     tcase_add_test(tc, test_sass_full_listing_gives_constant_banks_and_symbols);
+    tcase_add_test(tc, test_sass_pipe_counts_of_the_hand_listing_are_exact);
+    tcase_add_test(tc, test_sass_every_decoded_opcode_has_a_pipe);
+    tcase_add_test(tc, test_sass_dependent_chain_path_is_n_times_the_latency);
+    tcase_add_test(tc, test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp);
+    tcase_add_test(tc, test_sass_time_of_a_kernel_with_a_profile_is_modelled);
+    tcase_add_test(tc, test_sass_full_listing_gives_its_registers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,7 +11,12 @@ how many are within 10% and 25%; the same lines go to --out when given.
 
 usage: python3 gpu/outside/time_compare.py --profile gpu/profiles/h100.txt
            --times gpu/results/h100/outside/times.txt [--out FILE]
-           [--cache DIR] [--jobs N] [--coalsim PATH] [--only NAME...]
+           [--cache DIR] [--jobs N] [--coalsim PATH] [--only NAME...] [--sass [DIR]]
+
+--sass runs each launch's SASS listing (DIR/UNIT.nvdisasm, default the
+H100's gpu/results/h100/outside/sass) with its module as --ptx, as
+compare.py --sass does: the SASS front end counts the instructions and
+their pipes and follows the real registers where the PTX one estimates.
 
 --cache DIR keeps each launch's JSON report (DIR/NAME.json) and reuses it
 when the profile and coalsim are older than it: the interpreter runs about
@@ -45,8 +50,26 @@ def measured(path):
     return t
 
 
+def unit_of(f, rest):
+    """The compile unit run_outside.sh named f's build with these --define's."""
+    u = os.path.splitext(os.path.basename(f))[0]
+    for i, w in enumerate(rest):
+        if w == "--define" and i + 1 < len(rest):
+            u += "_" + rest[i + 1].replace("=", "-")
+    return u
+
+
 def run(a, name, f, rest):
-    cached = os.path.join(a.cache, name + ".json") if a.cache else None
+    if a.sass:
+        # the module: the PTX run_outside.sh kept beside the listing, else the .cu
+        unit = unit_of(f, rest)
+        ptx = os.path.join(os.path.dirname(os.path.normpath(a.sass)), "ptx", unit + ".ptx")
+        module = ptx if os.path.exists(ptx) else f
+        f, rest = os.path.join(a.sass, unit + ".nvdisasm"), ["--ptx", module] + rest
+        name_cache = name + ".sass"
+    else:
+        name_cache = name
+    cached = os.path.join(a.cache, name_cache + ".json") if a.cache else None
     if cached and os.path.exists(cached):
         age = os.path.getmtime(cached)
         if age > os.path.getmtime(a.profile) and age > os.path.getmtime(a.coalsim):
@@ -72,6 +95,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2, help="coalsim --threads for each launch")
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
+                    help="run the SASS listings of this folder (default: the H100's) with their module as --ptx")
     a = ap.parse_args()
     hw = measured(os.path.join(ROOT, a.times) if not os.path.isabs(a.times) else a.times)
     todo = list(launches(a.only))
@@ -79,8 +104,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for name, j, err in ex.map(lambda t: run(a, *t), todo):
             res[name] = (j, err)
-    lines = ["# coalsim --hier --profile %s against %s (median cudaEvent time per launch, back to back)" %
-             (os.path.relpath(a.profile, ROOT), os.path.relpath(a.times, ROOT)),
+    lines = ["# coalsim --hier --profile %s%s against %s (median cudaEvent time per launch, back to back)" %
+             (os.path.relpath(a.profile, ROOT), " on the SASS listings of " + os.path.relpath(a.sass, ROOT)
+              if a.sass else "", os.path.relpath(a.times, ROOT)),
              "# launch                          measured_us  predicted_us  ratio  bound     terms (us)"]
     errs, failed = [], 0
     for name, _, _ in todo:

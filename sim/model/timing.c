@@ -73,12 +73,25 @@ void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_byt
 /* ---- the profile ---- */
 
 static const char *const pipe_names[COALSIM_PIPES] = {"fma", "alu", "fmaheavy", "fp64", "xu", "conv", "lsu", "cbu",
-                                                       "tensor"};
+                                                       "tensor", "uniform"};
 static const char *const lat_keys[COALSIM_LATS] = {"ffma", "iadd", "imad", "dfma", "ex2", "hfma2", "cvt", "shfl",
                                                     "remu", "divf", "lds", "bar"};
 
 const char *coalsim_pipe_name(coalsim_pipe p) { return p < COALSIM_PIPES ? pipe_names[p] : "?"; }
 const char *coalsim_lat_key(coalsim_lat l) { return l < COALSIM_LATS ? lat_keys[l] : "?"; }
+
+double coalsim_lat_cycles(const coalsim_profile *p, coalsim_lat l)
+{
+    /* harness sm on an H200 (gpu/results/h200/sm2.txt), for a profile that
+     * has no key (its integer latencies were not measured in the first run) */
+    static const double dflt[COALSIM_LATS] = {
+        [COALSIM_LAT_FMA] = 4, [COALSIM_LAT_ALU] = 4, [COALSIM_LAT_IMAD] = 4, [COALSIM_LAT_FP64] = 8,
+        [COALSIM_LAT_MUFU] = 17, [COALSIM_LAT_HALF] = 4, [COALSIM_LAT_CONV] = 8, [COALSIM_LAT_SHFL] = 24,
+        [COALSIM_LAT_IDIV] = 60, [COALSIM_LAT_FDIV] = 57, [COALSIM_LAT_SMEM] = 23, [COALSIM_LAT_BAR] = 28,
+    };
+    if (l >= COALSIM_LATS) return 0;
+    return p && p->lat_cycles[l] > 0 ? p->lat_cycles[l] : dflt[l];
+}
 
 /* "X:Y X:Y ..." into XS, YS (at most COALSIM_PROFILE_POINTS, X rising, both
  * positive).  0, or -1 if malformed or empty. */

@@ -309,7 +309,8 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         sass_launch_info li = {.mem = &k->mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
                                .const_bank = prog.const_bank, .const_bytes = prog.const_bytes,
                                .static_smem = prog.static_smem, .dynamic_shared = l->dynamic_shared,
-                               .threads = nthreads, .progress = l->progress, .progress_ctx = l->progress_ctx};
+                               .threads = nthreads, .progress = l->progress, .progress_ctx = l->progress_ctx,
+                               .regs = l->regs, .regs_from = l->regs_from, .user_smem = user};
         memcpy(li.grid, l->grid, sizeof li.grid);
         memcpy(li.block, l->block, sizeof li.block);
         for (unsigned i = 0; i < k->mod->nvars; i++)

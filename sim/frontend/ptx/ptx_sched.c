@@ -453,19 +453,6 @@ void ptx_sched_fix(pfunc *f)
     join_shared_loads(f);
 }
 
-/* Cycles of the profile's latency class L, or what harness sm measured on
- * an H200 when the profile has none (its integer latencies were not
- * measured in the first run). */
-static double lat_of(const coalsim_profile *p, int l)
-{
-    static const double dflt[COALSIM_LATS] = {
-        [COALSIM_LAT_FMA] = 4, [COALSIM_LAT_ALU] = 4, [COALSIM_LAT_IMAD] = 4, [COALSIM_LAT_FP64] = 8,
-        [COALSIM_LAT_MUFU] = 17, [COALSIM_LAT_HALF] = 4, [COALSIM_LAT_CONV] = 8, [COALSIM_LAT_SHFL] = 24,
-        [COALSIM_LAT_IDIV] = 60, [COALSIM_LAT_FDIV] = 57, [COALSIM_LAT_SMEM] = 23, [COALSIM_LAT_BAR] = 28,
-    };
-    return p && p->lat_cycles[l] > 0 ? p->lat_cycles[l] : dflt[l];
-}
-
 void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to)
 {
     for (uint32_t i = from; i < to && i < f->ncode; i++) {
@@ -505,10 +492,10 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p)
          * free, a move or a parameter, costs none) */
         unsigned issue = (quarters + 2) / 4;
         x->sb_issue[c] = CYC(issue);
-        double lat = k->lat == -2 ? COALSIM_PATH_LOAD_CYCLES : k->lat >= 0 ? lat_of(p, k->lat) : issue;
+        double lat = k->lat == -2 ? COALSIM_PATH_LOAD_CYCLES : k->lat >= 0 ? coalsim_lat_cycles(p, (coalsim_lat)k->lat) : issue;
         x->sb_lat[c] = CYC((uint64_t)(lat + 0.5)) + (k->lat == -2);
     }
-    x->sb_bar_lat = CYC((uint64_t)(lat_of(p, COALSIM_LAT_BAR) + 0.5));
+    x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
 }
 
 /* The later of A and the busiest sub-partition's issue since the barrier

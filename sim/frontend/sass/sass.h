@@ -79,6 +79,7 @@ typedef struct sass_func {
     char *name;                /* mangled */
     sraw *insts;
     unsigned ninsts, cap;
+    unsigned regs;             /* .sectioninfo @"SHI_REGISTERS=N" (nvdisasm without -c), 0: not listed */
 } sass_func;
 
 /* A constant bank's bytes as nvdisasm (without -c) prints its sections:
@@ -127,6 +128,14 @@ struct swarp;
 struct sinst;
 typedef int (*sop_fn)(struct sctx *x, struct swarp *w, const struct sinst *in, uint32_t m);
 
+/* Scoreboard slots (sass_sched.c): R0..R254, UR0..UR62, P0..P6, UP0..UP6. */
+#define SASS_SB_UR 256u
+#define SASS_SB_P 320u
+#define SASS_SB_UP 328u
+#define SASS_SB_SLOTS 336u
+#define SASS_SB_SRCS 16
+#define SASS_SB_DSTS 8
+
 typedef enum { SK_OP, SK_MEM, SK_BRA, SK_BRADIV, SK_CALL, SK_RET, SK_EXIT, SK_BAR, SK_NOP, SK_UNSUPPORTED } skind;
 
 typedef struct sinst {
@@ -150,6 +159,12 @@ typedef struct sinst {
     const char *text;
     const char *why;           /* SK_UNSUPPORTED: why, or NULL (an unknown opcode) */
     uint64_t addr;
+    /* the time model's view (sass_sched.c): its pipe, its latency class, the
+     * scoreboard slots it reads and writes */
+    uint8_t pipe, pipe_known;
+    int8_t lat;
+    uint8_t sb_nsrc, sb_ndst;
+    uint16_t sb_src[SASS_SB_SRCS], sb_dst[SASS_SB_DSTS];
 } sinst;
 
 #define SF_SIGNED 1
@@ -226,6 +241,10 @@ typedef struct swarp {
     uint64_t clock;
     uint8_t *local;            /* lane-major local memory */
     uint64_t local_cap;
+    /* the critical path (sass_sched.c), times packed as cycle << 24 | loads */
+    uint64_t sb_ready[SASS_SB_SLOTS];   /* when each slot's value is ready */
+    uint64_t sb_t;             /* the earliest the next instruction may issue */
+    uint64_t sb_issued;        /* instructions issued since the last barrier */
 } swarp;
 
 typedef struct sctx {
@@ -241,12 +260,40 @@ typedef struct sctx {
     uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
     coalsim_exec exec;
     uint64_t *icount;          /* per instruction: warp issues, then lanes (2 a slot) */
+    /* the critical path (sass_sched.c): kept only with a profile */
+    int sb_on;
+    uint64_t sb_lat[COALSIM_LATS];         /* packed */
+    uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */
+    uint64_t sb_bar;                       /* when the block's last barrier opened */
     swarp *warps;
     unsigned nwarps;
     char err[512];
 } sctx;
 
 int sass_run_block(sctx *x, uint64_t b);
+
+/* ---- the time model's view (sass_pipe.c, sass_sched.c) ---- */
+
+#define SASS_LAT_NONE (-1)     /* no result to wait for */
+#define SASS_LAT_LOAD (-2)     /* a global or local load: counted apart on the path */
+
+/* The pipe and the latency class (coalsim_lat or SASS_LAT_*) of the opcode
+ * OP ("IMAD.MOV.U32": modifiers may matter).  1, or 0 for an opcode the
+ * table does not know (then ALU and ALU latency). */
+int sass_pipe_of(const char *op, unsigned *pipe, int *lat);
+/* Set IN's pipe, latency class and scoreboard slots from its line RI. */
+void sass_sched_decode(const sraw *ri, sinst *in);
+/* Turn the critical path on (P: the profile's latencies; NULL: off). */
+void sass_sched_setup(sctx *x, const coalsim_profile *p);
+/* A block starts: every warp's scoreboard clear. */
+void sass_sched_block_start(sctx *x, unsigned nwarps);
+/* Warp W issues IN; ACTIVE: some lane executes it (else its results are
+ * not written). */
+void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active);
+/* The block's warps all arrived at a barrier: it opens. */
+void sass_sched_barrier(sctx *x, unsigned nwarps);
+/* The block is done: its path into x->exec. */
+void sass_sched_block_end(sctx *x, unsigned nwarps);
 
 /* ---- a launch (sass_launch.c) ---- */
 
@@ -270,6 +317,9 @@ typedef struct sass_launch_info {
     uint64_t (*symbol)(void *ctx, const char *name);
     void *symbol_ctx;
     unsigned threads;          /* workers */
+    unsigned regs;             /* registers a thread (coalsim_launch's), 0: not known; the listing's win */
+    const char *regs_from;
+    uint64_t user_smem;        /* a block's shared bytes, static and dynamic, as the PTX gives them */
     coalsim_progress_fn progress;
     void *progress_ctx;
 } sass_launch_info;

@@ -117,6 +117,7 @@ int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t c
             in->kind = SK_UNSUPPORTED;
             in->fn = unsupported;
         }
+        sass_sched_decode(ri, in);
         if (in->kind == SK_MEM) {
             char lab[300];
             if (ri->src_line && ri->src_file)

@@ -169,6 +169,7 @@ static int run_warp(sctx *x, swarp *w)
                 x->exec.thread_inst_executed += lanes;
                 x->icount[2 * top->rpc]++;
                 x->icount[2 * top->rpc + 1] += lanes;
+                if (x->sb_on) sass_sched_issue(x, w, &p->code[top->rpc], 1);
                 for (k = 0; k < w->narrived && w->arrived[k].pc != top->rpc; k++) {}
                 if (k == w->narrived && k < sizeof w->arrived / sizeof w->arrived[0]) {
                     w->arrived[k].pc = top->rpc;
@@ -205,6 +206,7 @@ static int run_warp(sctx *x, swarp *w)
             x->exec.thread_inst_executed += lanes;
             x->icount[2 * top->pc]++;
             x->icount[2 * top->pc + 1] += lanes;
+            if (x->sb_on) sass_sched_issue(x, w, in, m != 0);
         }
         switch (in->kind) {
         case SK_OP:
@@ -324,6 +326,7 @@ int sass_run_block(sctx *x, uint64_t b)
         x->exec.warps_launched++;
     }
     x->exec.blocks++;
+    if (x->sb_on) sass_sched_block_start(x, nwarps);
     int rc = 0;
     while (rc == 0) {
         for (unsigned k = 0; k < nwarps && rc == 0; k++)
@@ -335,10 +338,12 @@ int sass_run_block(sctx *x, uint64_t b)
             waiting += warps[k].state == SW_BAR;
         }
         if (!live) break;
+        if (waiting == live && x->sb_on) sass_sched_barrier(x, nwarps);
         if (waiting == live)
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == SW_BAR) warps[k].state = SW_RUN;
     }
+    if (rc == 0 && x->sb_on) sass_sched_block_end(x, nwarps);
     return rc;
 }
 

@@ -187,6 +187,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         x->smem = calloc(1, smem + 16);
         x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
+        sass_sched_setup(x, cfg->hier ? cfg->profile : NULL);
         if (!x->smem || !x->icount) {
             snprintf(err, cap, "out of memory");
             goto done;
@@ -197,7 +198,15 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
                     .progress_ctx = li->progress_ctx};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
-    coalsim_exec total = {.isa = "SASS"};
+    /* the launch, for the time's occupancy: the registers the listing
+     * names (nvdisasm's full listing), else the launch's (--regs, ptxas) */
+    const sass_func *fn = &lst->funcs[fi];
+    uint64_t user = li->user_smem;
+    for (unsigned i = 0; i < lst->nshared; i++)
+        if (!strcmp(lst->shared[i].func, kernel)) user = lst->shared[i].bytes + li->dynamic_shared;
+    coalsim_exec total = {.isa = "SASS", .block_threads = li->block[0] * li->block[1] * li->block[2],
+                          .regs = fn->regs ? fn->regs : li->regs, .regs_from = fn->regs ? "listing" : li->regs_from,
+                          .smem_block = user};
     for (unsigned t = 0; t < nthreads; t++) {
         const coalsim_exec *s = &wk[t].exec;
         total.blocks += s->blocks;
@@ -206,6 +215,9 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         total.thread_inst_executed += s->thread_inst_executed;
         for (int sp = 0; sp < COALSIM_SPACES; sp++)
             for (int op = 0; op < COALSIM_OPS; op++) total.inst_mem[sp][op] += s->inst_mem[sp][op];
+        total.path_cycles += s->path_cycles;
+        total.path_loads += s->path_loads;
+        total.path_blocks += s->path_blocks;
     }
     /* the source view: every instruction of the kernel with its counts */
     coalsim_inst *insts = calloc(p.ncode + 1, sizeof *insts);
@@ -226,6 +238,8 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
             d->executed += wk[t].icount[2 * i];
             d->threads += wk[t].icount[2 * i + 1];
         }
+        /* counted, not estimated: every warp instruction on its pipe */
+        total.pipe_inst[in->pipe] += (double)d->executed;
     }
     total.insts = insts;
     total.ninsts = p.ncode;

@@ -593,6 +593,12 @@ sass_listing *sass_parse(const char *text, size_t len, const char *name, char *e
             }
             continue;
         }
+        /* nvdisasm's full listing: the registers ptxas gave the function */
+        if (f && !strncmp(s, ".sectioninfo", 12)) {
+            const char *r = strstr(s, "SHI_REGISTERS=");
+            if (r) f->regs = (unsigned)atoi(r + 14);
+            continue;
+        }
         /* nvdisasm labels: ".L_x_3:", and function symbols ("$__internal_0_$...:") */
         size_t llen = strcspn(s, ": \t\r");
         if (f && llen && s[llen] == ':' && s[0] != '/' && strncmp(s, ".text.", 6) != 0 && strncmp(s, ".section", 8) != 0) {

@@ -1,0 +1,205 @@
+/* A SASS block's critical path when it runs alone on a SM (coalsim_exec's
+ * path_* fields), from the registers its instructions really read and write:
+ *
+ *   a warp    issues in order: an instruction issues when its source
+ *             registers and predicates are ready, and no sooner than one
+ *             cycle after the warp's previous instruction; a stalled one
+ *             holds back the ones after it (what the hardware does; the PTX
+ *             side, ptx_sched.c, has to guess what ptxas reorders, here
+ *             ptxas has already done it).  Its results are ready the
+ *             latency of its class later (sass_pipe.c's class, the
+ *             profile's lat_* cycles: coalsim_lat_cycles, as the PTX side).
+ *             A global or local load's latency is COALSIM_PATH_LOAD_CYCLES
+ *             and the loads on the path are counted apart; times are packed
+ *             as cycle << 24 | loads so the latest operand brings its load
+ *             count with it in one comparison (as ptx_sched.c does).
+ *   a block   a barrier opens when its last warp arrives and the busiest
+ *             sub-partition (warp w issues on w % 4, one instruction a
+ *             cycle) has issued what its warps issued since the last one,
+ *             plus lat_bar; the block's path is its last warp's or its
+ *             busiest sub-partition's, whichever is later.
+ *
+ * Predicated-off instructions issue (they take their cycle and wait for
+ * their operands: the scoreboard does not know the predicate) but write
+ * nothing. */
+#include <string.h>
+
+#include "sass.h"
+
+#define LOADS_BITS 24
+#define CYC(c) ((uint64_t)(c) << LOADS_BITS)
+#define LOADS_MASK ((1ull << LOADS_BITS) - 1)
+
+/* ---- decode: the slots an instruction reads and writes ---- */
+
+static void add(uint16_t *list, uint8_t *n, unsigned cap, unsigned slot)
+{
+    for (unsigned k = 0; k < *n; k++)
+        if (list[k] == slot) return;
+    if (*n < cap) list[(*n)++] = (uint16_t)slot;
+}
+
+/* Operand O's slots (SPAN registers of a run from an R or UR) into the
+ * sources or, with DST, the destinations. */
+static void slots(sinst *in, const sopnd *o, unsigned span, int dst)
+{
+    uint16_t *l = dst ? in->sb_dst : in->sb_src;
+    uint8_t *n = dst ? &in->sb_ndst : &in->sb_nsrc;
+    unsigned cap = dst ? SASS_SB_DSTS : SASS_SB_SRCS;
+    switch (o->kind) {
+    case SO_R:
+        if (o->reg == SASS_RZ) break;
+        for (unsigned k = 0; k < span && o->reg + k < SASS_RZ; k++) add(l, n, cap, o->reg + k);
+        break;
+    case SO_UR:
+        if (o->reg == SASS_URZ) break;
+        for (unsigned k = 0; k < span && o->reg + k < SASS_URZ; k++) add(l, n, cap, SASS_SB_UR + o->reg + k);
+        break;
+    case SO_P:
+        if (o->reg < SASS_PT) add(l, n, cap, SASS_SB_P + o->reg);
+        break;
+    case SO_UP:
+        if (o->reg < SASS_PT) add(l, n, cap, SASS_SB_UP + o->reg);
+        break;
+    case SO_PR:
+        for (unsigned p = 0; p < SASS_PT; p++) add(l, n, cap, SASS_SB_P + p);
+        break;
+    case SO_MEM:      /* [R2.64+UR4+off]: the address registers are read */
+        if (o->reg != SASS_RZ)
+            for (unsigned k = 0; k < (o->wide ? 2u : 1u) && o->reg + k < SASS_RZ; k++)
+                add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, o->reg + k);
+        if (o->ureg != SASS_URZ) add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, SASS_SB_UR + o->ureg);
+        break;
+    case SO_CBANK:    /* c[0x0][R2+off], c[0x0][UR4+off] */
+        if (o->reg != SASS_RZ) add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, o->reg);
+        if (o->ureg != SASS_URZ) add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, SASS_SB_UR + o->ureg);
+        break;
+    default: break;
+    }
+}
+
+static int has(const char *op, const char *mod)
+{
+    size_t n = strlen(mod);
+    for (const char *s = strchr(op, '.'); s; s = strchr(s + 1, '.'))
+        if (!strncmp(s + 1, mod, n) && (s[1 + n] == '.' || s[1 + n] == '\0')) return 1;
+    return 0;
+}
+
+void sass_sched_decode(const sraw *ri, sinst *in)
+{
+    unsigned pipe;
+    int lat;
+    in->pipe_known = (uint8_t)sass_pipe_of(ri->op, &pipe, &lat);
+    in->pipe = (uint8_t)pipe;
+    in->lat = (int8_t)lat;
+    in->sb_nsrc = in->sb_ndst = 0;
+    if (in->guard >= 0 && in->guard % 8 != SASS_PT)
+        add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, in->guard < 8 ? SASS_SB_P + in->guard : SASS_SB_UP + in->guard - 8);
+    /* what writes: operations, loads and atomics (not stores, reductions,
+     * control) */
+    int writes = in->kind == SK_OP || (in->kind == SK_MEM && in->cs_op != COALSIM_ST && in->cs_op != COALSIM_RED);
+    /* how many of the leading operands are results: the first; after a
+     * predicate its second too (ISETP P0, PT; SHFL.IDX PT, R3; LOP3.LUT P0,
+     * RZ; PLOP3 P0, PT); after a register the carry-out predicates (IADD3
+     * R0, P0, P1; LEA R4, P0), one for VOTE (VOTE.ANY R0, PT, P1) */
+    unsigned ndst = 0;
+    if (writes && in->nops) {
+        ndst = 1;
+        const sopnd *o = in->o;
+        if ((o[0].kind == SO_P || o[0].kind == SO_UP) && in->nops > 1 &&
+            (o[1].kind == SO_P || o[1].kind == SO_UP || o[1].kind == SO_R))
+            ndst = 2;
+        else if ((o[0].kind == SO_R || o[0].kind == SO_UR))
+            while (ndst < in->nops && ndst < 3 && (o[ndst].kind == SO_P || o[ndst].kind == SO_UP) &&
+                   !(ndst == 2 && !strncmp(ri->op, "VOTE", 4)))
+                ndst++;
+    }
+    /* register runs: a memory instruction's data (width bytes a lane), an
+     * FP64 operation's operands, IMAD.WIDE's result and addend, a .64 or
+     * .128 result, CS2R's pair */
+    int mem = in->kind == SK_MEM, fp64 = ri->op[0] == 'D' && strncmp(ri->op, "DEPBAR", 6) != 0;
+    unsigned data = mem && in->width > 4 ? in->width / 4u : 1;
+    unsigned res = has(ri->op, "128") ? 4 : has(ri->op, "64") || fp64 ? 2 : 1;
+    if (!strncmp(ri->op, "IMAD.WIDE", 9) || (!strncmp(ri->op, "CS2R", 4) && !has(ri->op, "32"))) res = 2;
+    if (mem) res = data;
+    for (unsigned k = 0; k < in->nops; k++) {
+        const sopnd *o = &in->o[k];
+        unsigned span = 1;
+        if (k < ndst) span = k == 0 ? res : 1;
+        else if (mem) span = data;
+        else if (fp64 || (k == 3 && !strncmp(ri->op, "IMAD.WIDE", 9))) span = 2;
+        slots(in, o, span, k < ndst);
+    }
+}
+
+/* ---- execute ---- */
+
+void sass_sched_setup(sctx *x, const coalsim_profile *p)
+{
+    x->sb_on = p != NULL;
+    for (int l = 0; l < COALSIM_LATS; l++) x->sb_lat[l] = CYC((uint64_t)(coalsim_lat_cycles(p, (coalsim_lat)l) + 0.5));
+    x->sb_load_lat = CYC(COALSIM_PATH_LOAD_CYCLES) + 1;
+    x->sb_bar_lat = x->sb_lat[COALSIM_LAT_BAR];
+}
+
+void sass_sched_block_start(sctx *x, unsigned nwarps)
+{
+    for (unsigned k = 0; k < nwarps; k++) {
+        swarp *w = &x->warps[k];
+        memset(w->sb_ready, 0, sizeof w->sb_ready);
+        w->sb_t = w->sb_issued = 0;
+    }
+    x->sb_bar = 0;
+}
+
+void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
+{
+    uint64_t t = w->sb_t;
+    for (unsigned k = 0; k < in->sb_nsrc; k++)
+        if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
+    w->sb_t = t + CYC(1);
+    w->sb_issued++;
+    if (!active || !in->sb_ndst) return;
+    uint64_t r = in->lat == SASS_LAT_LOAD ? t + x->sb_load_lat : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
+    for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
+}
+
+/* The later of A and the busiest sub-partition's issue since the barrier
+ * that opened at x->sb_bar. */
+static uint64_t with_issue(const sctx *x, unsigned nwarps, uint64_t a)
+{
+    uint64_t q[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < nwarps; k++) q[k % 4] += x->warps[k].sb_issued;
+    uint64_t m = q[0] > q[1] ? q[0] : q[1], m2 = q[2] > q[3] ? q[2] : q[3];
+    m = m > m2 ? m : m2;
+    /* issue-bound since the barrier: the loads on the path are the ones
+     * before it */
+    uint64_t t = x->sb_bar + CYC(m);
+    return (t >> LOADS_BITS) > (a >> LOADS_BITS) ? t : a;
+}
+
+void sass_sched_barrier(sctx *x, unsigned nwarps)
+{
+    uint64_t t = 0;
+    for (unsigned k = 0; k < nwarps; k++)
+        if (x->warps[k].state != SW_DONE && x->warps[k].sb_t > t) t = x->warps[k].sb_t;
+    t = with_issue(x, nwarps, t) + x->sb_bar_lat;
+    x->sb_bar = t;
+    for (unsigned k = 0; k < nwarps; k++) {
+        x->warps[k].sb_issued = 0;
+        if (x->warps[k].state != SW_DONE) x->warps[k].sb_t = t;
+    }
+}
+
+void sass_sched_block_end(sctx *x, unsigned nwarps)
+{
+    uint64_t t = 0;
+    for (unsigned k = 0; k < nwarps; k++)
+        if (x->warps[k].sb_t > t) t = x->warps[k].sb_t;
+    t = with_issue(x, nwarps, t);
+    double loads = (double)(t & LOADS_MASK);
+    x->exec.path_cycles += (double)(t >> LOADS_BITS) - loads * COALSIM_PATH_LOAD_CYCLES;
+    x->exec.path_loads += loads;
+    x->exec.path_blocks++;
+}
