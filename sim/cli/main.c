@@ -290,8 +290,9 @@ report:
     }
     if (cf->html && status == EXIT_OK) {
         FILE *h = fopen(cf->html, "w");
-        if (!h || coalsim_report_html_exec(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req,
-                                           ec.keep->res, ec.keep->n, coalsim_analysis_exec(an)) != 0 ||
+        coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an)};
+        if (!h || coalsim_report_html_ext(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req, ec.keep->res,
+                                          ec.keep->n, &hx) != 0 ||
             fclose(h) != 0) {
             fprintf(stderr, "coalsim: %s: cannot write the HTML report\n", cf->html);
             status = EXIT_INPUT;
