@@ -41,7 +41,7 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsi
                  sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c \
                  sass_pipe.c sass_sched.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
-             picture.c html.c report_string.c report_source.c)
+             picture.c html.c timechart.c report_string.c report_source.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
 CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \

@@ -867,6 +867,12 @@ int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, cons
  * every instruction under its source line with its counts. */
 int coalsim_report_html_exec(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                              const coalsim_request *reqs, const coalsim_result *ress, size_t nreq, const coalsim_exec *e);
+/* The same with EXTRA (NULL: none): its exec as above and, when it has a
+ * predicted time, a bar chart of the time's terms against the total, the
+ * bound highlighted.  The other fields of EXTRA are not used. */
+int coalsim_report_html_ext(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                            const coalsim_request *reqs, const coalsim_result *ress, size_t nreq,
+                            const coalsim_report_extra *extra);
 
 /* ---- by names and plain values: for bindings and small programs --------
  *

@@ -1,4 +1,4 @@
-/* The report writers with the memory hierarchy: what JSON and CSV carry. */
+/* The report writers with the memory hierarchy: what JSON, CSV and HTML carry. */
 #include <stdlib.h>
 
 #include "helpers.h"
@@ -97,12 +97,66 @@ START_TEST(test_json_gives_hierarchy_per_global_access_and_the_time_only_when_pr
 }
 END_TEST
 
+static char *html(const coalsim_stats *st, const coalsim_report_extra *ex)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(out);
+    coalsim_arch a = arch_of("hopper");
+    ck_assert_int_eq(coalsim_report_html_ext(out, "k", &a, st, NULL, NULL, 0, ex), 0);
+    fclose(out);
+    return buf;
+}
+
+/* WHAT's occurrences in the SVG element S starts (up to its end). */
+static unsigned occurrences(const char *s, const char *what)
+{
+    const char *end = strstr(s, "</svg>");
+    ck_assert_ptr_nonnull(end);
+    unsigned n = 0;
+    for (const char *p = s; (p = strstr(p, what)) && p < end; p++) n++;
+    return n;
+}
+
+START_TEST(test_html_draws_the_time_terms_with_the_bound_in_red_only_when_predicted)
+{
+    coalsim_stats *st = two_accesses();
+    char *page = html(st, NULL);
+    ck_assert_ptr_null(strstr(page, "Predicted time"));
+    free(page);
+    coalsim_time tm = {.total_us = 13.4, .bound = "pipe", .launch_us = 3.4, .exec_modelled = 1, .issue_us = 7,
+                       .pipe_us = 10, .pipe = "fma", .smem_us = 2, .path_us = 6, .dram_b2b_us = 1};
+    coalsim_report_extra ex = {.time = &tm};
+    page = html(st, &ex);
+    ck_assert_ptr_nonnull(strstr(page, "<h2>Predicted time</h2>"));
+    ck_assert_ptr_nonnull(strstr(page, "class=\"timechart\""));
+    /* nine terms and the total's two parts; one bar, the pipe's, in red */
+    const char *chart = strstr(page, "class=\"timechart\"");
+    ck_assert_uint_eq(occurrences(chart, "<rect"), 11);
+    ck_assert_uint_eq(occurrences(chart, "fill=\"#d62728\""), 1);
+    ck_assert_ptr_nonnull(strstr(chart, "fill=\"#d62728\"><title>pipe: 10.00 us"));
+    ck_assert_ptr_nonnull(strstr(chart, "10.0 us fma"));
+    free(page);
+    /* a trace's time: the memory terms */
+    tm = (coalsim_time){.total_us = 8, .bound = "DRAM", .launch_us = 3, .dram_us = 5, .l2_us = 1, .l1_us = 2};
+    page = html(st, &ex);
+    chart = strstr(page, "class=\"timechart\"");
+    ck_assert_ptr_nonnull(chart);
+    ck_assert_uint_eq(occurrences(chart, "<rect"), 7);
+    ck_assert_ptr_nonnull(strstr(chart, "fill=\"#d62728\"><title>DRAM: 5.00 us"));
+    free(page);
+    coalsim_stats_free(st);
+}
+END_TEST
+
 Suite *make_report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("hierarchy");
     tcase_add_test(tc, test_csv_rows_have_the_headers_fields_with_and_without_hier);
     tcase_add_test(tc, test_json_gives_hierarchy_per_global_access_and_the_time_only_when_predicted);
+    tcase_add_test(tc, test_html_draws_the_time_terms_with_the_bound_in_red_only_when_predicted);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The HTML report in a real browser: Debian's chromium, headless, loads
 # coalsim's report with no console errors, and a screenshot shows the
-# figures (many coloured pixels).  usage: tests/html_check.sh COALSIM
+# figures (many coloured pixels); with --profile, the time chart.  usage: tests/html_check.sh COALSIM
 set -e
 bin=${1:?usage: html_check.sh COALSIM}
 cd "$(dirname "$0")/.."
@@ -11,8 +11,11 @@ trap 'rm -rf "$tmp"' EXIT
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "html_check: chromium is not installed (tests/install-deps.sh installs it)" >&2; exit 1; }
 status=0
-for t in traces/add_offset.trace traces/smem_rect.trace; do
-    "$bin" --html "$tmp/r.html" "$t" > /dev/null
+# the third with a predicted time: its terms drawn as bars (timechart.c)
+for t in traces/add_offset.trace traces/smem_rect.trace "--hier --profile gpu/profiles/h100.txt traces/transpose1.trace"; do
+    # shellcheck disable=SC2086  # the third's options split on purpose
+    "$bin" --html "$tmp/r.html" $t > /dev/null
+    case $t in --hier*) grep -q 'class="timechart"' "$tmp/r.html" || { echo "html_check: $t: no time chart"; status=1; } ;; esac
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --hide-scrollbars \
@@ -25,5 +28,5 @@ for t in traces/add_offset.trace traces/smem_rect.trace; do
     fi
     python3 tests/png_colour.py "$tmp/shot.png" 5000 "$t" || status=1
 done
-[ $status -eq 0 ] && echo "html_check: 2 reports load without console errors and show their figures"
+[ $status -eq 0 ] && echo "html_check: 3 reports load without console errors and show their figures"
 exit $status

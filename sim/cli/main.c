@@ -44,7 +44,7 @@ static const struct option_def {
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
     {O_THREADS, "--threads", "N", "threads for a sketch or a large text file (default: all cores; text from 32 MiB)"},
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
-    {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures (one trace)"},
+    {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures, the time's terms with --profile (one trace)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
@@ -290,8 +290,9 @@ report:
     }
     if (cf->html && status == EXIT_OK) {
         FILE *h = fopen(cf->html, "w");
-        if (!h || coalsim_report_html_exec(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req,
-                                           ec.keep->res, ec.keep->n, coalsim_analysis_exec(an)) != 0 ||
+        coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an)};
+        if (!h || coalsim_report_html_ext(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req, ec.keep->res,
+                                          ec.keep->n, &hx) != 0 ||
             fclose(h) != 0) {
             fprintf(stderr, "coalsim: %s: cannot write the HTML report\n", cf->html);
             status = EXIT_INPUT;

@@ -55,7 +55,8 @@ struct coalsim_timing {
     unsigned resident;
     /* for the instruction terms (exectime.c) */
     double *l1_lines, *smem_wf;    /* per SM: lines of global and local requests, shared and constant wavefronts */
-    double *data_cyc;              /* per SM: the L1 data pipe's cycles (see coalsim_time) */
+    double *data_cyc;              /* per SM, 3 each: the L1 data pipe's cycles at its own rates, and the
+                                      scattered lines of loads and of stores that missed L1 (data_cycles) */
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached */
     uint64_t trips[COALSIM_LEVELS];   /* round trips by their deepest level */
     uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
@@ -226,7 +227,7 @@ coalsim_timing *coalsim_timing_new(const coalsim_profile *profile, unsigned sms,
     t->l1_ns = calloc(sms, sizeof *t->l1_ns);
     t->l1_lines = calloc(sms, sizeof *t->l1_lines);
     t->smem_wf = calloc(sms, sizeof *t->smem_wf);
-    t->data_cyc = calloc(sms, sizeof *t->data_cyc);
+    t->data_cyc = calloc((size_t)sms * 3, sizeof *t->data_cyc);
     t->slot = calloc((size_t)sms * NF * MAX_SLOTS, sizeof *t->slot);
     t->start = calloc((size_t)sms * NF, sizeof *t->start);
     if (!t->tab || !t->fifo || !t->l1_ns || !t->l1_lines || !t->smem_wf || !t->data_cyc || !t->slot || !t->start) {
@@ -397,25 +398,48 @@ static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const c
     return ((double)res->lines - miss) / wf + miss / rate;
 }
 
-/* The L1 data pipe's cycles for one request on its SM, at the SM's
- * measured rates (harness sm): shared wavefronts and lines that hit L1 at
- * one a cycle or so, and, as l1_cost says, the scattered lines of a request
- * that miss L1 at the scatter rates (a load's, a store's); 0 without the
- * SM's keys. */
-static double data_cycles(const coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
-                          const coalsim_hier_counts *d)
+/* The L1 data pipe's work for one request on its SM, at the SM's measured
+ * rates (harness sm): shared wavefronts and lines that hit L1 at one a
+ * cycle or so, into DC[0] in cycles; as l1_cost says, the scattered lines
+ * of a request that miss L1 into DC[1] (a load's) or DC[2] (a store's), for
+ * finish to put at the scatter rates.  Nothing without the SM's keys. */
+static void data_cycles(const coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
+                        const coalsim_hier_counts *d, double *dc)
 {
     const coalsim_profile *p = &t->p;
-    if (!p->sm_clock_mhz || !p->smem_wavefronts_per_cycle || !p->l1_lines_per_cycle) return 0;
-    if (r->space == COALSIM_SHARED) return res->wavefronts / p->smem_wavefronts_per_cycle;
-    if (r->space == COALSIM_CONST) return 0;
+    if (!p->sm_clock_mhz || !p->smem_wavefronts_per_cycle || !p->l1_lines_per_cycle) return;
+    if (r->space == COALSIM_SHARED) {
+        dc[0] += res->wavefronts / p->smem_wavefronts_per_cycle;
+        return;
+    }
+    if (r->space == COALSIM_CONST) return;
     unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
     double miss = extra;
     if (r->op == COALSIM_LD)
         miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
-    double rate = r->op == COALSIM_LD ? p->scatter_load_lines_per_ns : p->scatter_store_lines_per_ns;
-    double hit = ((double)res->lines - miss) / p->l1_lines_per_cycle;
-    return rate ? hit + miss / (rate / t->sms / (p->sm_clock_mhz * 1e-3)) : hit + miss / p->l1_lines_per_cycle;
+    dc[0] += ((double)res->lines - miss) / p->l1_lines_per_cycle;
+    dc[r->op == COALSIM_LD ? 1 : 2] += miss;
+}
+
+/* A SM's L1 data pipe cycles, ACTIVE SMs sending requests: the scatter
+ * rates are the device's, measured with every SM scattering (the L2 and the
+ * crossbar take scattered lines no faster), so the SMs that scatter share
+ * them; a SM still takes no more than its own line a cycle (its L1's tag
+ * stage sees every line, hit or miss).  seed_row_sum, 32 blocks on 32 of
+ * the H100's 132 SMs, each request 32 lines that miss: 1064 us measured,
+ * one line a cycle a SM; the whole device's rate split 132 ways said 2.3x
+ * that. */
+static double data_cycles_of(const coalsim_timing *t, const double *dc, unsigned active)
+{
+    const coalsim_profile *p = &t->p;
+    double clk = p->sm_clock_mhz * 1e-3, cyc = dc[0];
+    const double scatter[2] = {p->scatter_load_lines_per_ns, p->scatter_store_lines_per_ns};
+    for (int i = 0; i < 2; i++) {
+        double rate = scatter[i] && active ? scatter[i] / active / clk : p->l1_lines_per_cycle;
+        if (rate > p->l1_lines_per_cycle) rate = p->l1_lines_per_cycle;
+        if (dc[1 + i] > 0) cyc += dc[1 + i] / rate;
+    }
+    return cyc;
 }
 
 /* Count the lane operations of a global atomic request on each address
@@ -454,7 +478,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
 {
     unsigned sm = (unsigned)(r->block % t->sms);
     t->l1_ns[sm] += l1_cost(t, r, res, d);
-    t->data_cyc[sm] += data_cycles(t, r, res, d);
+    data_cycles(t, r, res, d, &t->data_cyc[(size_t)sm * 3]);
     if (coalsim_space_has_sectors(r->space)) t->l1_lines[sm] += res->lines;
     else t->smem_wf[sm] += res->wavefronts;
     if (r->space == COALSIM_GLOBAL && (r->op == COALSIM_ATOM || r->op == COALSIM_RED) && count_atomics(t, r) != 0)
@@ -513,10 +537,13 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
 {
     const coalsim_profile *p = &t->p;
     memset(out, 0, sizeof *out);
+    unsigned active = 0;
+    for (unsigned s = 0; s < t->sms; s++) active += t->l1_lines[s] > 0 || t->smem_wf[s] > 0;
     for (unsigned s = 0; s < t->sms; s++) {
+        double dc = p->sm_clock_mhz && p->l1_lines_per_cycle ? data_cycles_of(t, &t->data_cyc[(size_t)s * 3], active) : 0;
         if (t->l1_lines[s] > out->l1_lines_sm) out->l1_lines_sm = t->l1_lines[s];
         if (t->smem_wf[s] > out->smem_wavefronts_sm) out->smem_wavefronts_sm = t->smem_wf[s];
-        if (t->data_cyc[s] > out->data_cycles_sm) out->data_cycles_sm = t->data_cyc[s];
+        if (dc > out->data_cycles_sm) out->data_cycles_sm = dc;
     }
     memcpy(out->loads, t->loads, sizeof out->loads);
     out->atomic_hot_ops = t->hot_max;

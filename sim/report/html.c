@@ -1,10 +1,11 @@
 /* The HTML report: a self-contained page with the access table and SVG
  * pictures (picture.c) of each access's fullest request and the first
- * requests. */
+ * requests, and with a predicted time its terms drawn (timechart.c). */
 #include <string.h>
 
 #include "coalsim.h"
 #include "report_source.h"
+#include "timechart.h"
 
 static void html_text(FILE *out, const char *s)
 {
@@ -45,6 +46,15 @@ int coalsim_report_html(FILE *out, const char *name, const coalsim_arch *a, cons
 int coalsim_report_html_exec(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                              const coalsim_request *reqs, const coalsim_result *ress, size_t nreq, const coalsim_exec *e)
 {
+    coalsim_report_extra ex = {.exec = e};
+    return coalsim_report_html_ext(out, name, a, st, reqs, ress, nreq, &ex);
+}
+
+int coalsim_report_html_ext(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
+                            const coalsim_request *reqs, const coalsim_result *ress, size_t nreq,
+                            const coalsim_report_extra *ex)
+{
+    const coalsim_exec *e = ex ? ex->exec : NULL;
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>coalsim: ");
     html_text(out, name);
     fprintf(out, "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -54,6 +64,7 @@ int coalsim_report_html_exec(FILE *out, const char *name, const coalsim_arch *a,
     html_text(out, name);
     fprintf(out, "</h1>\n<p>arch %s: warp %u, %u-byte sectors, %u banks x %u bytes</p>\n", a->name, a->warp_size,
             a->sector_bytes, a->banks, a->bank_width);
+    if (ex) timechart_html(out, ex->time);
     fprintf(out, "<h2>Accesses</h2>\n<table><tr><th>access</th><th>op</th><th>space</th><th>size</th>"
                  "<th>requests</th><th>sectors or wavefronts / request</th><th>ideal / request</th><th>efficiency</th></tr>\n");
     for (size_t i = 0; i < coalsim_stats_count(st); i++) {

@@ -204,7 +204,7 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define SB_CMP_IMM 64              /* a setp with a constant operand */
 #define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
 #define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
-#define SB_LOAD 128                /* sb_flags: a load, which ptxas may move up past any number of others */
+#define SB_LOAD 128                /* sb_flags: a load or 64-bit address arithmetic, which ptxas may move up past any number of others */
 #define PTX_SCLASSES 40            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {

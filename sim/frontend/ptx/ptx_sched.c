@@ -17,7 +17,7 @@
  *            the H100).  A block starts when the one before has issued all
  *            of its instructions.  ptxas moves loads up freely but keeps
  *            the rest roughly in order (registers are few): an instruction
- *            other than a load issues no earlier than the one PTX_WINDOW
+ *            other than a load (or its 64-bit address arithmetic) issues no earlier than the one PTX_WINDOW
  *            before it (integrateBodies' unrolled bodies do not overlap:
  *            65 cycles a body on the H100, about the chain of one).  A global
  *            or local load's latency is COALSIM_PATH_LOAD_CYCLES, and the
@@ -270,6 +270,12 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     if (is(ri, "add") && in->sb_cls == SC_INT64) in->sb_flags |= SB_ADD64;
     if (is(ri, "setp") && (imm(ri, 1) || imm(ri, 2))) in->sb_flags |= SB_CMP_IMM;
     if (in->sb_cls == SC_LD_GLOBAL || in->sb_cls == SC_LD_SHARED || in->sb_cls == SC_LD_CONST) in->sb_flags |= SB_LOAD;
+    /* a load moves up with the 64-bit address arithmetic that feeds it
+     * (add.s64, shl.b64, mul.wide: in PTX they make addresses): col_sum's
+     * SASS has its 16 LDGs, each with its IADD.64 or IMAD.WIDE, above the
+     * FADDs; kept behind the window, the adds waiting for the first loads
+     * held back the next loads' addresses, 4 loads a round trip, not 16 */
+    if (in->sb_cls == SC_INT64 || (in->sb_flags & SB_WIDE_MUL)) in->sb_flags |= SB_LOAD;
     ptype dt = ptx_mod_type(ri, 0);
     if (ptype_bytes(dt) == 8 || (ptype_bytes(dt) == 4 && ptx_has_mod(ri, "wide"))) in->sb_flags |= SB_DST64;
     uint32_t v;
