@@ -7,36 +7,17 @@
 #include <math.h>
 #include <string.h>
 
+#include "frontend/kernel/fbits.h"
 #include "ptx.h"
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define UNUSED (void)x
 
-static inline float F(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint64_t FB(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static inline double D(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-static inline uint64_t DB(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
+/* registers hold raw bits: a 32-bit float in the low half */
+static inline float F(uint64_t v) { return f32_from_bits((uint32_t)v); }
+static inline uint64_t FB(float f) { return f32_bits(f); }
+static inline double D(uint64_t v) { return f64_from_bits(v); }
+static inline uint64_t DB(double d) { return f64_bits(d); }
 
 /* ---- f16 and bf16 ---- */
 

@@ -6,6 +6,7 @@
  * GPU. */
 #include <string.h>
 
+#include "frontend/kernel/fbits.h"
 #include "ptx.h"
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
@@ -260,31 +261,6 @@ HANDLER(st)
 
 /* ---- atomics ---- */
 
-static float as_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static double as_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 /* The new value of an atomic OP on OLD with operands B and C. */
 static uint64_t atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
 {
@@ -293,8 +269,8 @@ static uint64_t atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c
     old &= mask, b &= mask, c &= mask;
     switch (op) {
     case A_ADD:
-        if (t == PT_F32) return f32_bits(as_f32((uint32_t)old) + as_f32((uint32_t)b));
-        if (t == PT_F64) return f64_bits(as_f64(old) + as_f64(b));
+        if (t == PT_F32) return f32_bits(f32_from_bits((uint32_t)old) + f32_from_bits((uint32_t)b));
+        if (t == PT_F64) return f64_bits(f64_from_bits(old) + f64_from_bits(b));
         return (old + b) & mask;
     case A_MIN:
         if (ptype_signed(t)) return bytes == 8 ? ((int64_t)old < (int64_t)b ? old : b)

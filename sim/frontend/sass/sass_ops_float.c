@@ -7,36 +7,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "frontend/kernel/fbits.h"
 #include "frontend/ptx/ptx.h"
 #include "sass.h"
 
 #define HANDLER(name) static int name(sctx *x, swarp *w, const sinst *in, uint32_t m)
 #define DECODE(name) static int name(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap)
 
-static inline float F(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t FB(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static inline double D(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-static inline uint64_t DB(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
+/* the short names this file's handlers use */
+static inline float F(uint32_t u) { return f32_from_bits(u); }
+static inline uint32_t FB(float f) { return f32_bits(f); }
+static inline double D(uint64_t u) { return f64_from_bits(u); }
+static inline uint64_t DB(double d) { return f64_bits(d); }
 
 /* An f32 source: a decimal immediate is its value, a hex one its bits;
  * then |..| and '-'. */

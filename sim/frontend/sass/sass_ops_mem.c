@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/kernel/fbits.h"
 #include "sass.h"
 
 #define HANDLER(name) static int name(sctx *x, swarp *w, const sinst *in, uint32_t m)
@@ -287,31 +288,6 @@ HANDLER(store)
 
 /* ---- atomics ---- */
 
-static float as_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static double as_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 static uint64_t atomic_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
 {
     int wide = t == T_U64 || t == T_S64 || t == T_F64, sgn = t == T_S32 || t == T_S64;
@@ -319,8 +295,8 @@ static uint64_t atomic_new(int op, int t, uint64_t old, uint64_t b, uint64_t c)
     old &= mask, b &= mask, c &= mask;
     switch (op) {
     case A_ADD:
-        if (t == T_F32) return f32_bits(as_f32((uint32_t)old) + as_f32((uint32_t)b));
-        if (t == T_F64) return f64_bits(as_f64(old) + as_f64(b));
+        if (t == T_F32) return f32_bits(f32_from_bits((uint32_t)old) + f32_from_bits((uint32_t)b));
+        if (t == T_F64) return f64_bits(f64_from_bits(old) + f64_from_bits(b));
         return (old + b) & mask;
     case A_MIN:
         if (sgn) return wide ? ((int64_t)old < (int64_t)b ? old : b) : ((int32_t)old < (int32_t)b ? old : b);
