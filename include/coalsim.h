@@ -778,6 +778,13 @@ typedef struct coalsim_kernel_source {
  * disassembled as its kind says, with SRC's module and SASS choice (SRC may
  * be NULL).  NULL with why in ERR. */
 coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_source *src, char *err, size_t cap);
+/* Registers a thread of KERNEL (a name as coalsim_kernel_run takes it;
+ * NULL: the only one) in K, opened from PATH with SRC: ptxas -v on the PTX
+ * of its module (PATH itself for a .cu or .ptx, else SRC->module), for
+ * SRC->compile.arch.  0 with *REGS; 1 if not known here (no module, no
+ * ptxas); -1 with why in ERR. (open.c) */
+int coalsim_kernel_ptxas_regs(const coalsim_kernel *k, const char *path, const coalsim_kernel_source *src,
+                              const char *kernel, unsigned *regs, char *err, size_t cap);
 /* "X[,Y[,Z]]" (or "XxY") into D, missing ones 1.  0, or -1. */
 int coalsim_parse_dims(const char *s, unsigned d[3]);
 

@@ -337,6 +337,27 @@ START_TEST(test_kernel_bad_ptx_names_the_line)
 }
 END_TEST
 
+/* Registers for the time's occupancy come from ptxas on the module's PTX;
+ * a listing given alone has no module to ask (1: not known), and a name
+ * that matches no kernel is an error. */
+START_TEST(test_kernel_ptxas_registers_need_a_module)
+{
+    char err[4096];
+    unsigned regs = 0;
+    coalsim_kernel *k = coalsim_kernel_open("tests/kernels/seeds.ptx", NULL, err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    int rc = coalsim_kernel_ptxas_regs(k, "tests/kernels/seeds.ptx", NULL, "transpose1", &regs, err, sizeof err);
+    ck_assert_msg(rc == 0 || rc == 1, "%s", err);       /* 1: this machine has no ptxas */
+    if (rc == 0) ck_assert(regs >= 1 && regs <= 255);
+    ck_assert_int_eq(coalsim_kernel_ptxas_regs(k, "tests/kernels/seeds.ptx", NULL, "nosuch", &regs, err, sizeof err), -1);
+    coalsim_kernel_free(k);
+    k = coalsim_kernel_open("tests/cli/sass_hand.sass", NULL, err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    ck_assert_int_eq(coalsim_kernel_ptxas_regs(k, "tests/cli/sass_hand.sass", NULL, "hand", &regs, err, sizeof err), 1);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 Suite *make_kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -359,6 +380,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(lim, test_kernel_arguments_are_checked_by_parameter);
     tcase_add_test(lim, test_kernel_names_plain_demangled_mangled_or_ambiguous);
     tcase_add_test(lim, test_kernel_bad_ptx_names_the_line);
+    tcase_add_test(lim, test_kernel_ptxas_registers_need_a_module);
     suite_add_tcase(s, lim);
     return s;
 }

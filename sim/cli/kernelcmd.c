@@ -69,39 +69,6 @@ static int dump_buffers(coalsim_kernel *k, const char *dir)
     return 0;
 }
 
-/* Registers a thread of the entry ENTRY, for the time's occupancy: ptxas -v
- * on the module's PTX (a .cu compiles from the cache).  0 if not known: no
- * module (a listing alone), no ptxas; the library then estimates them from
- * the PTX, and the report says which. */
-static unsigned ptxas_regs(const char *path, const kernel_opts *ko, coalsim_kernel *k)
-{
-    const char *module = kernel_kind(path) == KK_CU || kernel_kind(path) == KK_PTX ? path : ko->ptx;
-    if (!module) return 0;
-    char err[4096];
-    size_t len = 0;
-    char *ptx = NULL;
-    if (kernel_kind(module) == KK_CU) {
-        coalsim_compile c = {.arch = ko->sm, .defines = ko->defines, .includes = ko->includes, .compiler = ko->compiler};
-        ptx = coalsim_compile_cu(module, &c, &len, err, sizeof err);
-    } else {
-        FILE *fp = fopen(module, "rb");
-        size_t cap = 1 << 16;
-        ptx = fp ? malloc(cap + 1) : NULL;
-        for (size_t got; ptx && (got = fread(ptx + len, 1, cap - len, fp)) > 0;)
-            if ((len += got) == cap) {
-                char *nb = realloc(ptx, (cap *= 2) + 1);
-                if (!nb) free(ptx);
-                ptx = nb;
-            }
-        if (fp) fclose(fp);
-    }
-    coalsim_resources res;
-    const char *entry = ptx ? coalsim_kernel_entry(k, ko->kernel, err, sizeof err) : NULL;
-    int rc = entry ? coalsim_ptxas_resources(ptx, len, entry, ko->sm, NULL, &res, err, sizeof err) : -1;
-    free(ptx);
-    return rc == 0 ? res.regs : 0;
-}
-
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads)
 {
@@ -120,8 +87,14 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     if (ko->regs) {
         l.regs = ko->regs;
         l.regs_from = "--regs";
-    } else if (cfg->hier && cfg->profile && (l.regs = ptxas_regs(path, ko, k))) {
-        l.regs_from = "ptxas";
+    } else if (cfg->hier && cfg->profile) {
+        /* without a module or ptxas the library estimates them from the
+         * PTX, and the report says which */
+        char perr[4096];
+        if (coalsim_kernel_ptxas_regs(k, path, &src, ko->kernel, &l.regs, perr, sizeof perr) == 0)
+            l.regs_from = "ptxas";
+        else
+            l.regs = 0;
     }
     memcpy(l.grid, ko->grid, sizeof l.grid);
     memcpy(l.block, ko->block, sizeof l.block);

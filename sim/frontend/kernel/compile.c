@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "coalsim.h"
+#include "frontend/kernel/readfile.h"
 #include "frontend/kernel/compile.h"
 #include "frontend/kernel/proc.h"
 
@@ -22,31 +23,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     const unsigned char *s = p;
     for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
     return h;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    for (size_t got; b && (got = fread(b + n, 1, cap - n, fp)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, (cap *= 2) + 1);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!b || bad) {
-        free(b);
-        return NULL;
-    }
-    b[n] = '\0';
-    *len = n;
-    return b;
 }
 
 static int mkdirs(const char *dir)
@@ -79,7 +55,7 @@ static void cache_dir_of(const coalsim_compile *c, char *out, size_t cap)
 static int write_deps(const char *depfile, const char *out)
 {
     size_t len;
-    char *d = slurp(depfile, &len);
+    char *d = kfile_read(depfile, &len);
     if (!d) return -1;
     FILE *fp = fopen(out, "w");
     if (!fp) {
@@ -131,7 +107,7 @@ static int deps_fresh(const char *depsfile)
 char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len, char *err, size_t cap)
 {
     size_t srclen;
-    char *src = slurp(path, &srclen);
+    char *src = kfile_read(path, &srclen);
     if (!src) {
         snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
@@ -196,7 +172,7 @@ char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len
     snprintf(ptxf, sizeof ptxf, "%s/%016llx.ptx", dir, (unsigned long long)h);
     snprintf(depsf, sizeof depsf, "%s/%016llx.deps", dir, (unsigned long long)h);
     if (cached && access(ptxf, R_OK) == 0 && deps_fresh(depsf)) {
-        char *ptx = slurp(ptxf, len);
+        char *ptx = kfile_read(ptxf, len);
         if (ptx) return ptx;
     }
     snprintf(tmpf, sizeof tmpf, "%s/%016llx.%ld.tmp", dir, (unsigned long long)h, (long)getpid());
@@ -258,7 +234,7 @@ char *coalsim_compile_cu(const char *path, const coalsim_compile *c, size_t *len
         if (!cached) rmdir(dir);
         return NULL;
     }
-    char *ptx = slurp(tmpf, len);
+    char *ptx = kfile_read(tmpf, len);
     if (!ptx) snprintf(err, cap, "%s: the compiler wrote no PTX", path);
     if (cached && ptx && write_deps(depf, depsf) == 0) rename(tmpf, ptxf);
     unlink(tmpf);
@@ -330,7 +306,7 @@ int coalsim_ptxas_resources(const char *ptx, size_t len, const char *entry, cons
     snprintf(resf, sizeof resf, "%s/%016llx.res", dir, (unsigned long long)h);
     if (cached) {
         size_t n;
-        char *txt = slurp(resf, &n);
+        char *txt = kfile_read(resf, &n);
         if (txt) {
             int ok = parse_ptxas(txt, out) == 0;
             free(txt);

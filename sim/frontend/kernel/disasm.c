@@ -11,37 +11,13 @@
 #include <unistd.h>
 
 #include "coalsim.h"
+#include "frontend/kernel/readfile.h"
 #include "frontend/kernel/proc.h"
 
 #define HOWTO                                                                                                   \
     "coalsim reads SASS listings; on a machine with the CUDA toolkit make one with\n"                           \
     "  nvcc -cubin -arch=sm_90 -O3 -lineinfo FILE.cu -o FILE.cubin && nvdisasm -g FILE.cubin > FILE.sass\n"    \
     "and run coalsim FILE.sass --ptx FILE.cu (the module gives the parameters and __constant__ data)"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    for (size_t got; b && (got = fread(b + n, 1, cap - n, fp)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, (cap *= 2) + 1);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!b || bad) {
-        free(b);
-        return NULL;
-    }
-    b[n] = '\0';
-    *len = n;
-    return b;
-}
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -108,7 +84,7 @@ char *coalsim_disassemble(const char *path, size_t *len, char *err, size_t cap)
     }
     snprintf(outf, sizeof outf, "%s/listing.sass", dir);
     char *text = NULL;
-    if (disassemble_to(path, outf, err, cap) == 0 && !(text = slurp(outf, len)))
+    if (disassemble_to(path, outf, err, cap) == 0 && !(text = kfile_read(outf, len)))
         snprintf(err, cap, "%s: the disassembler wrote nothing readable", path);
     unlink(outf);
     rmdir(dir);
@@ -156,7 +132,7 @@ char *coalsim_compile_sass(const char *ptx, size_t ptxlen, const char *name, con
         goto done;
     }
     if (disassemble_to(cubinf, sassf, err, cap) != 0) goto done;
-    if (!(text = slurp(sassf, len))) snprintf(err, cap, "%s: the disassembler wrote nothing readable", name);
+    if (!(text = kfile_read(sassf, len))) snprintf(err, cap, "%s: the disassembler wrote nothing readable", name);
 done:
     unlink(ptxf);
     unlink(cubinf);

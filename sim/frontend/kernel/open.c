@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coalsim.h"
+#include "frontend/kernel/readfile.h"
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -36,31 +37,6 @@ coalsim_kernel_kind coalsim_kernel_kind_of(const char *path)
     return COALSIM_KERNEL_NONE;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    for (size_t got; b && (got = fread(b + n, 1, cap - n, fp)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, (cap *= 2) + 1);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!b || bad) {
-        free(b);
-        return NULL;
-    }
-    b[n] = '\0';
-    *len = n;
-    return b;
-}
-
 /* The PTX of the module PATH (.cu compiled, .ptx read). */
 static char *module_ptx(const char *path, const coalsim_kernel_source *src, size_t *len, char *err, size_t cap)
 {
@@ -70,7 +46,7 @@ static char *module_ptx(const char *path, const coalsim_kernel_source *src, size
         snprintf(err, cap, "%s: a module is a .cu or .ptx file", path);
         return NULL;
     }
-    char *t = read_all(path, len);
+    char *t = kfile_read(path, len);
     if (!t) snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
     return t;
 }
@@ -93,7 +69,7 @@ coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_sourc
     coalsim_kernel *k = NULL;
     if (module && !(ptx = module_ptx(module, src, &len, err, cap))) return NULL;
     if (kind == COALSIM_KERNEL_LISTING) {
-        if (!(text = read_all(path, &slen))) {
+        if (!(text = kfile_read(path, &slen))) {
             snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
             goto fail;
         }
@@ -117,6 +93,24 @@ fail:
     free(ptx);
     free(text);
     return NULL;
+}
+
+int coalsim_kernel_ptxas_regs(const coalsim_kernel *k, const char *path, const coalsim_kernel_source *src,
+                              const char *kernel, unsigned *regs, char *err, size_t cap)
+{
+    coalsim_kernel_kind kind = coalsim_kernel_kind_of(path);
+    const char *module = kind == COALSIM_KERNEL_CU || kind == COALSIM_KERNEL_PTX ? path : src ? src->module : NULL;
+    if (!module) return 1;
+    const char *entry = coalsim_kernel_entry(k, kernel, err, cap);
+    if (!entry) return -1;
+    size_t len = 0;
+    char *ptx = module_ptx(module, src, &len, err, cap);
+    if (!ptx) return -1;
+    coalsim_resources res;
+    int rc = coalsim_ptxas_resources(ptx, len, entry, src ? src->compile.arch : NULL, NULL, &res, err, cap);
+    free(ptx);
+    if (rc == 0) *regs = res.regs;
+    return rc;
 }
 
 int coalsim_parse_dims(const char *s, unsigned d[3])
