@@ -134,9 +134,10 @@ static void counts(const coalsim_arch *a, const coalsim_request *r, coalsim_resu
     unsigned ssh = log2u(sb), lsh = log2u(lb);
     if (n >= 2) {
         /* lanes evenly spaced (up or down): most requests */
-        uint64_t d = addr[1] - addr[0];
-        unsigned even = 1;
-        for (unsigned i = 2; i < n; i++) even &= addr[i] - addr[i - 1] == d;
+        uint64_t d = addr[1] - addr[0], off = 0;
+        /* XOR and OR only, so the loop vectorises */
+        for (unsigned i = 2; i < n; i++) off |= (addr[i] - addr[i - 1]) ^ d;
+        unsigned even = off == 0;
         uint64_t a0 = addr[0];
         if (even && d >> 63) a0 = addr[n - 1], d = 0 - d;
         if (even && progression(a0, d, n, size, ssh, &out->sectors) && progression(a0, d, n, size, lsh, &out->lines)) {

@@ -363,6 +363,7 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         x->kparams = params;
         x->exec.isa = "PTX";
         ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
+        x->interleave = cfg->hier != NULL || cfg->each != NULL;
         if (!x->smem) {
             snprintf(err, cap, "out of memory");
             goto done;
@@ -376,8 +377,15 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     coalsim_exec e = {.isa = "PTX", .block_threads = (unsigned)threads, .regs = l->regs, .regs_from = l->regs_from,
                       .smem_block = user};
     for (unsigned t = 0; t < nthreads; t++) {
-        ptx_sched_finish(&wk[t].x);
-        coalsim_exec_add(&e, &wk[t].x.exec);
+        pctx *x = &wk[t].x;
+        /* instructions are counted per instruction only (the interpreter's
+         * inner loop): the totals are their sums */
+        for (size_t j = 0; j < ncount; j++) {
+            x->exec.inst_executed += x->icount[2 * j];
+            x->exec.thread_inst_executed += x->icount[2 * j + 1];
+        }
+        ptx_sched_finish(x);
+        coalsim_exec_add(&e, &x->exec);
     }
     if (!e.regs && cfg->hier && cfg->profile && (e.regs = ptx_sched_regs(pf))) e.regs_from = "estimate";
     coalsim_inst *insts = calloc(ncount + 1, sizeof *insts);

@@ -379,6 +379,7 @@ typedef struct pctx {
     char err[512];
     /* the scoreboard (ptx_sched.c), when a time is predicted */
     int sb_on;
+    int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
     uint64_t sb_count[PTX_SCLASSES];       /* instructions executed by class */
     unsigned sb_quarters[PTX_SCLASSES];    /* SASS quarters a class issues */
     uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */

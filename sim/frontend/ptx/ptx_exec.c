@@ -270,12 +270,33 @@ static int run_warp(pctx *x, pwarp *w)
         }
         const pinst *in = &fr->fn->code[top->pc];
         uint32_t mask = top->mask, m = mask;
+        unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
+        if (in->kind == K_OP && !x->sb_on) {
+            /* a run of data instructions: one tight loop up to the next
+             * instruction of another kind or the reconvergence point */
+            const pinst *code = fr->fn->code;
+            uint64_t *ic = &x->icount[2 * (size_t)fr->fn->count_base];
+            uint32_t pc = top->pc, rpc = top->rpc, first = pc;
+            do {
+                m = mask;
+                if (in->guard >= 0) {
+                    uint32_t p = fr->preds[in->guard];
+                    m &= in->guard_neg ? ~p : p;
+                }
+                ic[2 * pc]++;
+                ic[2 * pc + 1] += lanes;
+                if (m && in->fn(x, w, in, m) != 0) return -1;
+                in = &code[++pc];
+            } while (pc != rpc && in->kind == K_OP);
+            w->clock += pc - first;
+            top->pc = pc;
+            continue;
+        }
         if (in->guard >= 0) {
             uint32_t p = fr->preds[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
         w->clock++;
-        unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
         if (x->sb_on) {
             /* issue when the operands are ready and the basic block's issue
              * cursor has come; results ready a latency later (ptx_sched.c) */
@@ -295,8 +316,6 @@ static int run_warp(pctx *x, pwarp *w)
             x->sb_count[c]++;
             for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = t + x->sb_lat[c];
         }
-        x->exec.inst_executed++;
-        x->exec.thread_inst_executed += lanes;
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
         ic[0]++;
         ic[1] += lanes;
@@ -309,7 +328,9 @@ static int run_warp(pctx *x, pwarp *w)
             if (in->cs_space != none) x->exec.inst_mem[in->cs_space][in->cs_op]++;
             if (m && in->fn(x, w, in, m) != 0) return -1;
             fr->stack[fr->sp - 1].pc++;
-            if (m) return 0;            /* let the next warp issue */
+            /* let the next warp issue, where the order of the requests is
+             * seen (the cache model, the per-request report) */
+            if (m && x->interleave) return 0;
             break;
         case K_NOP: top->pc++; break;
         case K_BRA: {

@@ -4,6 +4,9 @@
  * bits; a signed reader sign-extends for itself. */
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "ptx.h"
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
@@ -131,7 +134,26 @@ BIN(mulhi_u64, uint64_t, uint64_t, (uint64_t)((unsigned __int128)a * b >> 64))
 BIN(mulhi_s64, int64_t, uint64_t, (int64_t)((__int128)a * b >> 64))
 BIN(mulwide_u16, uint32_t, uint32_t, (uint32_t)(uint16_t)a * (uint16_t)b)
 BIN(mulwide_s16, int32_t, uint32_t, (int32_t)(int16_t)a * (int16_t)b)
-BIN(mulwide_u32, uint64_t, uint64_t, (uint64_t)(uint32_t)a * (uint32_t)b)
+/* mul.wide.u32 makes most array addresses: x86's pmuludq is exactly it
+ * (GCC's vectoriser multiplies all 64 bits of the masked lanes instead) */
+HANDLER(mulwide_u32)
+{
+    UNUSED;
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a), *B = SLOT(w, in->b);
+#ifdef __SSE2__
+    if (m == 0xffffffffu) {
+        for (int l = 0; l < 32; l += 2) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(A + l));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(B + l));
+            _mm_storeu_si128((__m128i *)(void *)(D + l), _mm_mul_epu32(a, b));
+        }
+        return 0;
+    }
+#endif
+    LANES(m, D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
+    return 0;
+}
 BIN(mulwide_s32, int64_t, uint64_t, (int64_t)(int32_t)a * (int32_t)b)
 BIN(mul24lo_u32, uint32_t, uint32_t, (a & 0xffffff) * (b & 0xffffff))
 BIN(mul24lo_s32, int32_t, uint32_t, (uint32_t)(((int32_t)((uint32_t)a << 8) >> 8) * ((int32_t)((uint32_t)b << 8) >> 8)))

@@ -211,10 +211,90 @@ static uint64_t sext(uint64_t v, unsigned bytes)
     return bytes >= 8 ? v : (uint64_t)((int64_t)(v << s) >> s);
 }
 
+/* The common load: every lane of the warp, global or shared, aligned, and
+ * (global) inside one page of one buffer the worker's page cache holds.
+ * The addresses are made, checked and read in whole-warp loops, with no
+ * per-lane lookups.  1 if done, 0 if the general path must do it (which
+ * also reports any error), -1 on error. */
+static int ld_warp(pctx *x, pwarp *w, const pinst *in, unsigned esz, unsigned n, int sgn)
+{
+    unsigned size = esz * n;
+    coalsim_request r;
+    const uint64_t *A = in->addr_slot != UINT32_MAX ? SLOT(w, in->addr_slot) : NULL;
+    uint64_t base = in->addr_base + (uint64_t)in->off, a0 = base + (A ? A[0] : 0), any = 0, diff = 0;
+    /* OR and XOR only, so the loop vectorises: the bits any lane sets, and
+     * the bits in which any lane differs from lane 0 */
+    if (A) {
+        for (int l = 0; l < 32; l++) {
+            uint64_t a = base + A[l];
+            r.addr[l] = a;
+            any |= a;
+            diff |= a ^ a0;
+        }
+    } else {
+        for (int l = 0; l < 32; l++) r.addr[l] = base;
+        any = base;
+    }
+    if (any & (size - 1)) return 0;
+    const unsigned char *mem;
+    uint64_t from;
+    if (in->space == SP_GLOBAL) {
+        /* one page (sizes are powers of two, so an aligned access stays in
+         * its page), which its buffer covers whole */
+        uint64_t pn = a0 / KMEM_PAGE;
+        unsigned ti = (unsigned)(pn % KMEM_TLB);
+        from = pn * KMEM_PAGE;
+        if (diff >= KMEM_PAGE || x->tlb.tag[ti] != pn + 1 || x->tlb.lo[ti] != from || x->tlb.hi[ti] != from + KMEM_PAGE)
+            return 0;
+        mem = x->tlb.page[ti];
+        r.space = COALSIM_GLOBAL;
+    } else {
+        /* no lane's address is above the OR of them all */
+        if (any >= x->smem_bytes || x->smem_bytes - any < size) return 0;
+        mem = x->smem, from = 0;
+        r.space = COALSIM_SHARED;
+    }
+    if (emit(x, w, in, COALSIM_LD, size, 0xffffffffu, &r, 0, NULL) != 0) return -1;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t *D = SLOT(w, in->v[k]);
+        const unsigned char *q = mem + k * esz;
+        switch (esz * 2 + (sgn != 0)) {
+        case 8:
+            for (int l = 0; l < 32; l++) {
+                uint32_t v;
+                memcpy(&v, q + (r.addr[l] - from), 4);
+                D[l] = v;
+            }
+            break;
+        case 9:
+            for (int l = 0; l < 32; l++) {
+                int32_t v;
+                memcpy(&v, q + (r.addr[l] - from), 4);
+                D[l] = (uint64_t)(int64_t)v;
+            }
+            break;
+        case 16:
+        case 17:
+            for (int l = 0; l < 32; l++) memcpy(&D[l], q + (r.addr[l] - from), 8);
+            break;
+        default:
+            for (int l = 0; l < 32; l++) {
+                uint64_t v = load_bytes(q + (r.addr[l] - from), esz);
+                D[l] = sgn ? sext(v, esz) : v;
+            }
+        }
+    }
+    return 1;
+}
+
 HANDLER(ld)
 {
     unsigned esz = ptype_bytes((ptype)in->type), n = in->nvec, size = esz * n;
     int sgn = ptype_signed((ptype)in->type), mixed, sp[32];
+    if (m == 0xffffffffu && (in->space == SP_GLOBAL || in->space == SP_SHARED) && esz <= 8) {
+        int rc = ld_warp(x, w, in, esz, n, sgn);
+        if (rc) return rc < 0 ? -1 : 0;
+    }
     unsigned char *p[32];
     coalsim_request r;
     if (gather(x, w, in, m, size, p, &r, &mixed, sp) != 0) return -1;

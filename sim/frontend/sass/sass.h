@@ -262,6 +262,7 @@ typedef struct sctx {
     uint64_t *icount;          /* per instruction: warp issues, then lanes (2 a slot) */
     /* the critical path (sass_sched.c): kept only with a profile */
     int sb_on;
+    int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
     uint64_t sb_lat[COALSIM_LATS];         /* packed */
     uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */
     uint64_t sb_bar;                       /* when the block's last barrier opened */

@@ -218,7 +218,7 @@ static int run_warp(sctx *x, swarp *w)
             if (in->cs_space >= 0) x->exec.inst_mem[in->cs_space][in->cs_op]++;
             if (m && in->fn(x, w, in, m) != 0) return -1;
             w->stack[w->sp - 1].pc++;
-            if (m) return 0;
+            if (m && x->interleave) return 0;   /* as the PTX interpreter */
             break;
         case SK_NOP: top->pc++; break;
         case SK_BRA:

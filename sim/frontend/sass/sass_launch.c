@@ -188,6 +188,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
         sass_sched_setup(x, cfg->hier ? cfg->profile : NULL);
+        x->interleave = cfg->hier != NULL || cfg->each != NULL;
         if (!x->smem || !x->icount) {
             snprintf(err, cap, "out of memory");
             goto done;
