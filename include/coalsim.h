@@ -111,6 +111,12 @@ typedef struct coalsim_result {
  * r->size must be 1, 2, 4, 8 or 16 and every active lane's address aligned to
  * it (every front end guarantees both).  Never fails. */
 void coalsim_model(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+/* 1 if R is PREV moved whole by a multiple of the largest unit the models
+ * group addresses by (a cache line, a row of the banks): the same op, space,
+ * size and lanes, every lane's address the same distance further.  Then
+ * coalsim_model gives R what it gave PREV (sectors and lines move with the
+ * lines, bank rows with the rows), so a producer may reuse that result. */
+int coalsim_model_repeats(const coalsim_arch *a, const coalsim_request *prev, const coalsim_request *r);
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
 /* The constant cache serves one distinct address a pass: wavefronts = the
@@ -509,6 +515,9 @@ double coalsim_access_smem_efficiency(const coalsim_access *ac);
 typedef struct coalsim_sink {
     int (*put)(void *ctx, const coalsim_request *r);   /* 0, or -1 to stop the producer */
     void *ctx;
+    /* optional (NULL where the sink has none): the same with coalsim_model's
+     * result, for a producer that has it already (coalsim_model_repeats) */
+    int (*put_modelled)(void *ctx, const coalsim_request *r, const coalsim_result *res);
 } coalsim_sink;
 
 /* Read every request of RD into SINK (trace.c).  0 at the end of the trace; -1 on bad

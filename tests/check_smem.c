@@ -349,7 +349,8 @@ START_TEST(test_smem_fast_paths_give_what_the_old_model_gave)
         uint64_t size = r.size, stride = size * (1 + (x >> 40) % 40), base = (x >> 48) % 64 * size;
         for (int l = 0; l < 32; l++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            switch (iter % 4) {
+            switch (iter % 5) {
+            case 4: r.addr[l] = base; break;                                        /* broadcast */
             case 0: r.addr[l] = base + (uint64_t)l * stride; break;
             case 1: r.addr[l] = base + (uint64_t)(l / 2) * stride; break;           /* pairs */
             case 2: r.addr[l] = base + (uint64_t)((l * 7) % 32) * size; break;     /* permuted */
@@ -367,6 +368,64 @@ START_TEST(test_smem_fast_paths_give_what_the_old_model_gave)
         coalsim_cmem(&a, &r, &p);
         ck_assert_uint_eq(p.requested_bytes, q.requested_bytes);
     }
+}
+END_TEST
+
+/* A request moved whole by a multiple of the largest unit (a line, a row of
+ * the banks) gets the result the request before it got, in every space and
+ * op, so a producer may reuse it (coalsim_model_repeats); moved by less, or
+ * by different amounts, it is not called a repeat. */
+START_TEST(test_model_gives_a_request_moved_by_whole_lines_the_same_result)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    const char *const *names = coalsim_arch_names();
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    static const coalsim_space spaces[] = {COALSIM_GLOBAL, COALSIM_SHARED, COALSIM_LOCAL, COALSIM_CONST};
+    static const coalsim_op ops[] = {COALSIM_LD, COALSIM_ST, COALSIM_ATOM, COALSIM_RED};
+    size_t na = 0;
+    while (names[na]) na++;
+    unsigned repeats = 0;
+    for (int iter = 0; iter < 40000; iter++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        coalsim_arch a = arch_of(names[x % na]);
+        coalsim_request r = {.op = ops[(x >> 8) % 4], .space = spaces[(x >> 10) % 4], .size = sizes[(x >> 12) % 5],
+                             .label = "t"};
+        if (r.size > 4 && r.op >= COALSIM_ATOM) r.size = 4;
+        r.active = (x >> 16) % 3 ? 0xffffffffu : (uint32_t)(x >> 20) | 1;
+        uint64_t size = r.size, stride = size * ((x >> 40) % 40), base = (x >> 48) % 512 * size;
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            switch (iter % 4) {
+            case 0: r.addr[l] = base + (uint64_t)l * stride; break;
+            case 1: r.addr[l] = base + (uint64_t)(l / 2) * stride; break;
+            case 2: r.addr[l] = base + (uint64_t)((l * 7) % 32) * size; break;
+            default: r.addr[l] = x % 8192 / size * size; break;
+            }
+        }
+        coalsim_request m = r;
+        uint64_t unit = a.line_bytes > (uint64_t)a.banks * a.bank_width ? a.line_bytes : (uint64_t)a.banks * a.bank_width;
+        uint64_t by = unit * (1 + (x >> 30) % 100);
+        uint64_t part = unit >> (1 + (x >> 50) % 3);
+        if (iter % 3 == 2) by += part > size ? part : size;      /* not whole lines */
+        for (int l = 0; l < 32; l++) m.addr[l] += by;
+        if (iter % 7 == 6) m.addr[31 - __builtin_clz(m.active)] += unit;   /* one lane moved further */
+        coalsim_result p, q;
+        coalsim_model(&a, &r, &p);
+        coalsim_model(&a, &m, &q);
+        int rep = coalsim_model_repeats(&a, &r, &m);
+        if (iter % 3 == 2 || (iter % 7 == 6 && __builtin_popcount(m.active) > 1)) {
+            ck_assert_msg(!rep, "iteration %d: moved by %llu (or one lane further), called a repeat", iter,
+                          (unsigned long long)by);
+            continue;
+        }
+        ck_assert_msg(rep, "iteration %d: moved by %llu, not called a repeat", iter, (unsigned long long)by);
+        repeats++;
+        ck_assert_msg(!memcmp(&p, &q, sizeof p), "iteration %d (%s, space %d, op %d, %u-byte lanes, moved %llu): "
+                      "%u/%u sectors, %u/%u wavefronts, bank %u/%u", iter, a.name, (int)r.space, (int)r.op, r.size,
+                      (unsigned long long)by, p.sectors, q.sectors, p.wavefronts, q.wavefronts, p.worst_bank,
+                      q.worst_bank);
+    }
+    ck_assert_uint_gt(repeats, 15000);
 }
 END_TEST
 
@@ -398,6 +457,7 @@ Suite *make_smem_suite(void)
     TCase *l = tcase_create("Limits");
     tcase_set_timeout(l, 60);
     tcase_add_test(l, test_smem_fast_paths_give_what_the_old_model_gave);
+    tcase_add_test(l, test_model_gives_a_request_moved_by_whole_lines_the_same_result);
     tcase_add_test(l, test_smem_an_inactive_partner_does_not_break_pairing);
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
     tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);

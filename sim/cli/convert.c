@@ -87,7 +87,7 @@ int convert_main(int argc, char **argv)
     if (in.sketch) {               /* a sketch's requests straight into the binary writer */
         first = 0;
         w = coalsim_bwriter_new(out, (unsigned)warp);
-        int k = w ? input_run(&in, (unsigned)warp, (coalsim_sink){put_binary, w}) : -1;
+        int k = w ? input_run(&in, (unsigned)warp, (coalsim_sink){put_binary, w, NULL}) : -1;
         if (k != 0) status = EXIT_INPUT;
         if (k > 0 || !w) fprintf(stderr, "coalsim: %s: cannot write\n", to_stdout ? "<stdout>" : paths[1]);
     }

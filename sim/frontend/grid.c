@@ -64,7 +64,7 @@ typedef struct {
     char err[512];
 } worker_arg;
 
-static int keep(void *ctx, const coalsim_request *r)
+static int keep_modelled(void *ctx, const coalsim_request *r, const coalsim_result *res)
 {
     chunk *c = ctx;
     unsigned n = popcount32(r->active);
@@ -79,12 +79,20 @@ static int keep(void *ctx, const coalsim_request *r)
     }
     kept_head h = {r->label, r->block, r->warp, r->line, r->active, r->label_id, (unsigned char)r->op,
                    (unsigned char)r->space, (unsigned char)r->size, {0}};
-    coalsim_model(c->arch, r, &h.res);
+    h.res = *res;
     memcpy(c->buf + c->len, &h, sizeof h);
     uint64_t *a = (uint64_t *)(void *)(c->buf + c->len + sizeof h);
     for (uint32_t m = r->active; m; m &= m - 1) *a++ = r->addr[__builtin_ctz(m)];
     c->len += need;
     return 0;
+}
+
+static int keep(void *ctx, const coalsim_request *r)
+{
+    const chunk *c = ctx;
+    coalsim_result res;
+    coalsim_model(c->arch, r, &res);
+    return keep_modelled(ctx, r, &res);
 }
 
 static const char *chunk_err(const chunk *c) { return c->err ? c->err : "out of memory"; }
@@ -120,7 +128,7 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
     const grid_job *job = g->job;
     coalsim_sink sink;
     if (job->ordered) {
-        sink = (coalsim_sink){keep, c};
+        sink = (coalsim_sink){keep, c, keep_modelled};
     } else {
         coalsim_analysis_cfg cfg = *g->cfg;
         cfg.hier = NULL, cfg.profile = NULL, cfg.each = NULL;

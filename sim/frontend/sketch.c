@@ -152,7 +152,7 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
             coalsim_sketch_opts again = *o;
             char why[600];
             again.progress = NULL;
-            if (coalsim_sketch_run(sk, &again, (coalsim_sink){discard, NULL}, why, sizeof why) != 0) {
+            if (coalsim_sketch_run(sk, &again, (coalsim_sink){discard, NULL, NULL}, why, sizeof why) != 0) {
                 snprintf(err, cap, "%s", why);
                 rc = -1;
             }

@@ -92,7 +92,12 @@ int coalsim_analysis_put_modelled(coalsim_analysis *an, const coalsim_request *r
 
 static int put(void *ctx, const coalsim_request *r) { return coalsim_analysis_put(ctx, r); }
 
-coalsim_sink coalsim_analysis_sink(coalsim_analysis *an) { return (coalsim_sink){put, an}; }
+static int put_modelled(void *ctx, const coalsim_request *r, const coalsim_result *res)
+{
+    return coalsim_analysis_put_modelled(ctx, r, res);
+}
+
+coalsim_sink coalsim_analysis_sink(coalsim_analysis *an) { return (coalsim_sink){put, an, put_modelled}; }
 
 int coalsim_analysis_merge(coalsim_analysis *dst, const coalsim_analysis *src)
 {

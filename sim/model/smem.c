@@ -12,6 +12,7 @@
 
 #include "coalsim.h"
 #include "popcount.h"
+#include "wide.h"
 #include "smem_grid.h"
 #include "uniq.h"
 
@@ -21,6 +22,7 @@
 typedef struct {
     unsigned ways;
     unsigned bank;
+    unsigned addrs;            /* distinct addresses of its lanes when found on the way, else 0 */
 } phase_cost;
 
 static uint32_t lane_mask(unsigned lo, unsigned hi)
@@ -52,7 +54,7 @@ static inline uint64_t md(uint64_t x, divisor d) { return d.pow2 ? x & (d.d - 1)
  * (bank, row) pairs go into a small hash set, so the work stays linear in
  * the lanes even when they all conflict.  Works for any 64-bit address (the
  * reader already limits shared ones to 4 GiB). */
-static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
+COALSIM_WIDE static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned lo, unsigned hi)
 {
     divisor word = divisor_of(a->bank_mode / 8);                  /* bytes per bank step */
     divisor banks = divisor_of(a->banks);
@@ -68,17 +70,41 @@ static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned
          * to count. */
         unsigned wsh = word.sh, rsh = per_row.sh, bmask = (unsigned)banks.d - 1;
         unsigned words = r->size > word.d ? r->size >> wsh : 1;
-        uint64_t twice = 0;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
-            for (unsigned j = 0; j < words; j++) {
-                uint64_t bit = (uint64_t)1 << ((unsigned)(w0 + j) & bmask);
-                twice |= seen & bit;
-                seen |= bit;
+        uint64_t first = lanes ? r->addr[__builtin_ctz(lanes)] >> wsh : 0, other = 0;
+        unsigned pairs = 0;
+        if (lanes == lane_mask(lo, hi) && words == 1) {
+            /* every lane of the phase, one word each: no lane mask to walk
+             * (and 4-byte words, the common case, with a constant shift) */
+            if (wsh == 2) {
+                for (unsigned l = lo; l < hi; l++) {
+                    uint64_t w0 = r->addr[l] >> 2;
+                    other |= w0 ^ first;
+                    seen |= (uint64_t)1 << ((unsigned)w0 & bmask);
+                }
+            } else {
+                for (unsigned l = lo; l < hi; l++) {
+                    uint64_t w0 = r->addr[l] >> wsh;
+                    other |= w0 ^ first;
+                    seen |= (uint64_t)1 << ((unsigned)w0 & bmask);
+                }
+            }
+            pairs = hi - lo;
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
+                other |= w0 ^ first;
+                for (unsigned j = 0; j < words; j++) seen |= (uint64_t)1 << ((unsigned)(w0 + j) & bmask);
+                pairs += words;
             }
         }
-        if (!seen) return (phase_cost){0, 0};
-        if (!twice) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
+        if (!seen) return (phase_cost){0, 0, 0};
+        /* every lane on the same words (a broadcast, whose words fit on
+         * distinct banks), or no bank asked for twice (as many banks as
+         * bank words): one row a bank */
+        if (!other && words <= banks.d)   /* one address, unless lanes narrower than a word differ in it */
+            return (phase_cost){1, (unsigned)__builtin_ctzll(seen), r->size >= word.d ? 1 : 0};
+        if (popcount32((uint32_t)seen) + popcount32((uint32_t)(seen >> 32)) == pairs)
+            return (phase_cost){1, (unsigned)__builtin_ctzll(seen), popcount32(lanes)};   /* banks apart: addresses apart */
         for (uint32_t m = lanes; m; m &= m - 1) {
             uint64_t w0 = r->addr[__builtin_ctz(m)] >> wsh;
             for (unsigned j = 0; j < words && n < MAXKEYS; j++, n++) {
@@ -102,10 +128,10 @@ static phase_cost cost(const coalsim_arch *a, const coalsim_request *r, unsigned
             }
         }
     }
-    if (!n) return (phase_cost){0, 0};
-    if (distinct) return (phase_cost){1, (unsigned)__builtin_ctzll(seen)};
-    if (one_bank) return (phase_cost){uniq_count(row, n), bank_of[0]};
-    phase_cost c = {0, 0};
+    if (!n) return (phase_cost){0, 0, 0};
+    if (distinct) return (phase_cost){1, (unsigned)__builtin_ctzll(seen), 0};
+    if (one_bank) return (phase_cost){uniq_count(row, n), bank_of[0], 0};
+    phase_cost c = {0, 0, 0};
     uint64_t trow[2 * MAXKEYS];
     unsigned char tbank[2 * MAXKEYS], used[2 * MAXKEYS], count[64];
     unsigned size = n <= 32 ? 64 : 2 * MAXKEYS;   /* a power of two, at least twice the pairs */
@@ -183,22 +209,24 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
     *out = (coalsim_result){0};
 
     out->active_threads = popcount32(r->active);
-    out->requested_bytes = uniq_requested_bytes(r);
+    unsigned addrs = 0;          /* distinct addresses, when one phase found them */
     for (unsigned lo = 0; lo < a->warp_size; lo += group) {
         unsigned hi = lo + group < a->warp_size ? lo + group : a->warp_size;
         if (!(r->active & lane_mask(lo, hi))) continue;
-        phase_cost c = {0, 0};
+        phase_cost c = {0, 0, 0};
         for (unsigned q = lo; q < hi; q += step) {
             phase_cost qc = cost(a, r, q, q + step < hi ? q + step : hi);
             if (qc.ways > c.ways) c = qc;
             if (!fermi16) break;
         }
         if (fermi16) c.ways += 1;
+        if (!(r->active & ~lane_mask(lo, hi)) && !fermi16) addrs = c.addrs;
         out->phases++;
         out->ideal_wavefronts++;
         out->wavefronts += c.ways;
         if (c.ways > out->max_ways) out->max_ways = c.ways, out->worst_bank = c.bank;
     }
+    out->requested_bytes = addrs ? addrs * r->size : uniq_requested_bytes(r);
 }
 
 /* Which lane each bank serves in each wavefront (for pictures): rows are the

@@ -13,12 +13,17 @@
  * (the common case), else a small hash set (at most half full). */
 static inline unsigned uniq_count(const uint64_t *k, unsigned n)
 {
-    unsigned sorted = 1, c = n ? 1 : 0;
-    for (unsigned i = 1; i < n; i++) sorted &= k[i] >= k[i - 1];
-    if (sorted) {
-        for (unsigned i = 1; i < n; i++) c += k[i] != k[i - 1];
-        return c;
+    if (!n) return 0;
+    /* one value (a broadcast): XOR and OR, which vectorise */
+    uint64_t diff = 0;
+    for (unsigned i = 1; i < n; i++) diff |= k[i] ^ k[0];
+    if (!diff) return 1;
+    unsigned down = 0, c = 1;
+    for (unsigned i = 1; i < n; i++) {
+        down |= k[i] < k[i - 1];
+        c += k[i] != k[i - 1];
     }
+    if (!down) return c;
     uint64_t tab[256];
     unsigned char used[256];
     unsigned bits = n <= 32 ? 6 : 8, mask = (1u << bits) - 1;

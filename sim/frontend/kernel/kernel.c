@@ -364,6 +364,12 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         x->exec.isa = "PTX";
         ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
         x->interleave = cfg->hier != NULL || cfg->each != NULL;
+        x->arch = &cfg->arch;
+        x->nmemo = ncount;
+        if (!(x->memo = calloc(ncount + 1, sizeof *x->memo))) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
         if (!x->smem) {
             snprintf(err, cap, "out of memory");
             goto done;

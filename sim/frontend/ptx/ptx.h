@@ -380,6 +380,12 @@ typedef struct pctx {
     /* the scoreboard (ptx_sched.c), when a time is predicted */
     int sb_on;
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
+    /* each memory instruction's last request and its model result, reused
+     * when the next is the same moved by whole lines (coalsim_model_repeats);
+     * by pfunc count_base + index, made on first use; NULL: none kept */
+    const coalsim_arch *arch;
+    struct ptx_memo **memo;
+    size_t nmemo;
     uint64_t sb_count[PTX_SCLASSES];       /* instructions executed by class */
     unsigned sb_quarters[PTX_SCLASSES];    /* SASS quarters a class issues */
     uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */
@@ -423,6 +429,9 @@ int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...) __attribute__((form
 /* Emit the memory request of IN for lanes M at the report addresses A. */
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
              const uint64_t *a);
+/* Hand the request R of IN to the sink (with the model's result, reused
+ * where it repeats).  0, or -1 with X->err. */
+int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r);
 
 /* Lane loops: BODY runs with l set to each lane of M. */
 /* GCC's "no loop-carried dependence" for the full-warp lane loop (clang
@@ -431,6 +440,17 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
 #define PTX_IVDEP _Pragma("GCC ivdep")
 #else
 #define PTX_IVDEP
+#endif
+
+/* Lane-loop handlers built twice on x86-64, for AVX2 and for the baseline,
+ * the one for this CPU picked when the program loads (GCC's target_clones) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define PTX_WIDE __attribute__((target_clones("avx2", "default")))
+/* GCC 12 takes a cloned function's address for a local's */
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#else
+#define PTX_WIDE
 #endif
 
 #define LANES(m, ...)                                                                        \

@@ -1,6 +1,9 @@
 /* The SIMT interpreter: a block's warps run in turns (a warp runs until it
- * issues a memory instruction, reaches a barrier or exits, so warps' requests
- * interleave as on the GPU), each warp with a stack of call frames and each
+ * reaches a barrier or exits; where the order of the requests is reported,
+ * the cache model and the per-request report, also until it issues a memory
+ * instruction, so warps' requests interleave as on the GPU; the counts do
+ * not depend on the order, and a warp that keeps its registers in the host's
+ * caches runs faster), each warp with a stack of call frames and each
  * frame with a reconvergence stack: a divergent branch runs its taken lanes,
  * then its other lanes, up to the branch's immediate post-dominator, where
  * they continue together. */
@@ -79,11 +82,12 @@ static int local_reserve(pwarp *w, uint64_t top)
     return 0;
 }
 
-/* Grow *P to hold N bytes (keeping nothing). */
+/* Grow *P to hold N bytes (keeping nothing), on a 64-byte boundary, so no
+ * lane slot's vector load straddles two cache lines. */
 static int reserve(void **p, size_t *cap, size_t n)
 {
     if (n <= *cap) return 0;
-    void *q = malloc(n);
+    void *q = aligned_alloc(64, (n + 63) / 64 * 64);
     if (!q) return -1;
     free(*p);
     *p = q;
@@ -470,6 +474,10 @@ void ptx_ctx_free(pctx *x)
     x->nwarps = 0;
     free(x->icount);
     x->icount = NULL;
+    for (size_t k = 0; k < x->nmemo && x->memo; k++) free(x->memo[k]);
+    free(x->memo);
+    x->memo = NULL;
+    x->nmemo = 0;
 }
 
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
@@ -490,7 +498,39 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
         r.addr[l] = a[l];
     }
     if (in->sb_group > 1 && sp == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, &r);
-    if (x->sink.put(x->sink.ctx, &r) != 0) {
+    return ptx_put(x, w, in, &r);
+}
+
+typedef struct ptx_memo {
+    coalsim_request r;
+    coalsim_result res;
+} ptx_memo;
+
+int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
+{
+    int rc;
+    const pfunc *fn = w->frames[w->depth - 1].fn;
+    size_t k = (size_t)fn->count_base + (size_t)(in - fn->code);
+    /* shared requests only: the bank model costs more than the comparison;
+     * the global model's evenly spaced case costs less */
+    if (r->space == COALSIM_SHARED && x->sink.put_modelled && x->memo && k < x->nmemo) {
+        ptx_memo *mm = x->memo[k];
+        if (!mm && !(mm = x->memo[k] = calloc(1, sizeof *mm))) {
+            snprintf(x->err, sizeof x->err, "%s", "out of memory");
+            return -1;
+        }
+        if (!coalsim_model_repeats(x->arch, &mm->r, r)) {
+            coalsim_model(x->arch, r, &mm->res);
+            mm->r = *r;
+        } else {
+            /* keep the addresses the next one is compared with */
+            mm->r = *r;
+        }
+        rc = x->sink.put_modelled(x->sink.ctx, r, &mm->res);
+    } else {
+        rc = x->sink.put(x->sink.ctx, r);
+    }
+    if (rc != 0) {
         snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
         return -1;
     }

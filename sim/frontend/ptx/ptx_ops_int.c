@@ -9,7 +9,7 @@
 #endif
 #include "ptx.h"
 
-#define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+#define HANDLER(name) PTX_WIDE static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define UNUSED (void)x
 
 /* ---- generated binary, unary and ternary ops ---- */

@@ -177,11 +177,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     if (!mixed) {
         r->active = m;
         if (in->sb_group > 1 && r->space == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, r);
-        if (x->sink.put(x->sink.ctx, r) != 0) {
-            snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
-            return -1;
-        }
-        return 0;
+        return ptx_put(x, w, in, r);
     }
     uint32_t left = m;
     while (left) {
@@ -255,6 +251,34 @@ static int ld_warp(pctx *x, pwarp *w, const pinst *in, unsigned esz, unsigned n,
         r.space = COALSIM_SHARED;
     }
     if (emit(x, w, in, COALSIM_LD, size, 0xffffffffu, &r, 0, NULL) != 0) return -1;
+    if (n == 1 && esz == 4 && (!A || !diff)) {
+        /* one address (a broadcast): one read */
+        uint32_t v;
+        memcpy(&v, mem + (a0 - from), 4);
+        uint64_t *D = SLOT(w, in->v[0]), d = sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+        for (int l = 0; l < 32; l++) D[l] = d;
+        return 1;
+    }
+    if (n == 1 && esz == 4 && A) {
+        /* the addresses again from the register (lane l reads it before
+         * writing its result, so the two may be one slot), not from the
+         * request just written */
+        uint64_t *D = SLOT(w, in->v[0]);
+        uint64_t bf = base - from;        /* + A[l]: the offset in MEM (modulo 2^64) */
+        if (sgn)
+            for (int l = 0; l < 32; l++) {
+                int32_t v;
+                memcpy(&v, mem + (bf + A[l]), 4);
+                D[l] = (uint64_t)(int64_t)v;
+            }
+        else
+            for (int l = 0; l < 32; l++) {
+                uint32_t v;
+                memcpy(&v, mem + (bf + A[l]), 4);
+                D[l] = v;
+            }
+        return 1;
+    }
     for (unsigned k = 0; k < n; k++) {
         uint64_t *D = SLOT(w, in->v[k]);
         const unsigned char *q = mem + k * esz;
