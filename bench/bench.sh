@@ -15,7 +15,9 @@
 #   5. kernel: siboehm's naive SGEMM at 512^3 (gpu/outside/sgemm.cu, its PTX
 #              and the H100's SASS listing as committed) on the PTX and the
 #              SASS interpreter, one thread and every core: warp-instructions
-#              a second (the report's own count)
+#              a second (the report's own count); then siboehm's shared-memory
+#              SGEMM (kernel 3) at 512^3 on the PTX, where most instructions
+#              are shared loads
 set -e
 cd "$(dirname "$0")/.."
 records=${1:-10000000}
@@ -130,5 +132,13 @@ case " $parts " in *" kernel "*)
         measure "sgemm_naive $isa --threads 1" "$inst" inst "$coalsim" --threads 1 $launch $files
         # shellcheck disable=SC2086
         measure "sgemm_naive $isa --threads $cores" "$inst" inst "$coalsim" --threads "$cores" $launch $files
-    done ;;
+    done
+    launch="--kernel sgemm_shared_mem_block --grid 16,16 --block 1024 --args 512,512,512,0.5,A:1M=random:1,B:1M=random:2,3.0,C:1M=random:3"
+    # shellcheck disable=SC2086
+    inst=$(build/coalsim --json $launch $ptx | python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["smsp__inst_executed.sum"])')
+    echo "sgemm_shared_mem_block PTX: $inst warp-instructions"
+    # shellcheck disable=SC2086
+    measure "sgemm_shared_mem_block PTX --threads 1" "$inst" inst "$coalsim" --threads 1 $launch $ptx
+    # shellcheck disable=SC2086
+    measure "sgemm_shared_mem_block PTX --threads $cores" "$inst" inst "$coalsim" --threads "$cores" $launch $ptx ;;
 esac

@@ -22,6 +22,8 @@ from which the keys the time model reads are made by these rules:
                         (cvt: the pair's latency over its two instructions, as measured);
                         a latency measured as 0 (a chain the compiler removed) is left out
   smem_wavefronts_per_cycle, l1_lines_per_cycle, atomic_same_ns, l2_bytes: as measured
+  atomic_sector_ns      atomic_request_ns / 4: the probe's reductions (sm_red_distinct)
+                        are coalesced warp requests of 32 distinct words, 4 sectors each
   launch_b2b_us         launch_added_us: what back-to-back launches add to a kernel of
                         known length (5 to 100 us spinning); else the interval between
                         empty kernels (launch_b2b_us; the first H200 run's launch_us)
@@ -85,6 +87,8 @@ def main():
     for k in COPY:
         if k in s and not (other and k == "l2_bytes"):
             out.append("%s = %s" % (k, s[k]))
+    if float(s.get("atomic_request_ns", 0)) > 0:
+        out.append("atomic_sector_ns = %.6f" % (float(s["atomic_request_ns"]) / 4))
     b2b = s.get("launch_added_us", s.get("launch_b2b_us", s.get("launch_us")))
     if b2b:
         out.append("launch_b2b_us = %s" % b2b)

@@ -355,6 +355,7 @@ typedef struct coalsim_profile {
     double smem_wavefronts_per_cycle;         /* a SM's shared-memory data pipe (conflicts: more wavefronts) */
     double l1_lines_per_cycle;                /* a SM's L1 data pipe: 128-byte lines of global requests */
     double atomic_same_ns;                    /* an atomic's lane on an address every lane uses: ns (L2 serialises them) */
+    double atomic_sector_ns;                  /* a global atomic's sector, the device's L2 atomic units together: ns */
     double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
     uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
 } coalsim_profile;
@@ -418,6 +419,7 @@ typedef struct coalsim_time {
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached (no shared) */
     uint64_t trips[COALSIM_LEVELS];   /* warps' round trips by their deepest level (with latencies) */
     uint64_t atomic_hot_ops;    /* global atomics' lane operations on the busiest address */
+    uint64_t atomic_sectors;    /* global atomics' and reductions' sectors, all SMs (the atomic sector rule) */
     /* the instruction terms: a kernel run with a profile that has the SM's
      * keys (exec_modelled 1); 0 otherwise */
     int exec_modelled;
@@ -428,7 +430,8 @@ typedef struct coalsim_time {
     double path_us;             /* its blocks' critical paths, wave after wave */
     double dispatch_us;         /* its blocks started one after another */
     double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty) */
-    double atomic_us;           /* the busiest address's atomics, one after another */
+    double atomic_us;           /* global atomics through L2: the busiest address's one after another, or
+                                   all their sectors at the atomic units' rate, whichever is longer */
     double load_ns;             /* a global load's latency on the paths, averaged over where loads were served */
     double waves;               /* blocks over what all SMs hold at once */
     unsigned occupancy_blocks, occupancy_warps, regs;

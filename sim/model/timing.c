@@ -62,6 +62,7 @@ struct coalsim_timing {
     uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
     size_t hot_cap, hot_used;
     uint64_t hot_max;              /* the most on one address */
+    uint64_t atomic_sectors;       /* global atomics' sectors */
     uint64_t dirty, l2_bytes;      /* coalsim_timing_set_dirty */
 };
 
@@ -172,6 +173,7 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "smem_wavefronts_per_cycle")) dst = &p->smem_wavefronts_per_cycle;
         else if (!strcmp(key, "l1_lines_per_cycle")) dst = &p->l1_lines_per_cycle;
         else if (!strcmp(key, "atomic_same_ns")) dst = &p->atomic_same_ns;
+        else if (!strcmp(key, "atomic_sector_ns")) dst = &p->atomic_sector_ns;
         else if (!strcmp(key, "launch_b2b_us")) dst = &p->launch_b2b_us;
         else if (!strcmp(key, "l2_bytes")) {
             p->l2_bytes = (uint64_t)v;
@@ -481,8 +483,10 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     data_cycles(t, r, res, d, &t->data_cyc[(size_t)sm * 3]);
     if (coalsim_space_has_sectors(r->space)) t->l1_lines[sm] += res->lines;
     else t->smem_wf[sm] += res->wavefronts;
-    if (r->space == COALSIM_GLOBAL && (r->op == COALSIM_ATOM || r->op == COALSIM_RED) && count_atomics(t, r) != 0)
-        return -1;
+    if (r->space == COALSIM_GLOBAL && (r->op == COALSIM_ATOM || r->op == COALSIM_RED)) {
+        t->atomic_sectors += res->sectors;
+        if (count_atomics(t, r) != 0) return -1;
+    }
     if (coalsim_space_has_sectors(r->space) && r->op != COALSIM_ST && r->op != COALSIM_RED)
         t->loads[d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1]++;
     if (!has_latency(&t->p)) return 0;
@@ -547,6 +551,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     }
     memcpy(out->loads, t->loads, sizeof out->loads);
     out->atomic_hot_ops = t->hot_max;
+    out->atomic_sectors = t->atomic_sectors;
     /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
      * takes B/read + B/write = 2B/copy */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);

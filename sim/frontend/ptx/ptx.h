@@ -29,6 +29,7 @@
 
 #include "coalsim.h"
 #include "frontend/kernel/kmem.h"
+#include "wide.h"
 
 /* ---- types ---- */
 typedef enum {
@@ -442,16 +443,8 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r);
 #define PTX_IVDEP
 #endif
 
-/* Lane-loop handlers built twice on x86-64, for AVX2 and for the baseline,
- * the one for this CPU picked when the program loads (GCC's target_clones) */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define PTX_WIDE __attribute__((target_clones("avx2", "default")))
-/* GCC 12 takes a cloned function's address for a local's */
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
-#else
-#define PTX_WIDE
-#endif
+/* Lane-loop handlers are built for AVX2 too (wide.h) */
+#define PTX_WIDE COALSIM_WIDE
 
 #define LANES(m, ...)                                                                        \
     do {                                                                                     \
