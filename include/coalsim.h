@@ -331,6 +331,7 @@ typedef struct coalsim_exec coalsim_exec;   /* what a kernel executed: below */
 /* The latency a critical path gives each global or local load before the
  * time model knows where the load was served (see coalsim_exec). */
 #define COALSIM_PATH_LOAD_CYCLES 400
+#define COALSIM_PHASE_BLOCKS 32     /* blocks in phase on a SM that coalsim_exec.path_phase covers */
 
 /* A device profile (gpu/profiles/NAME.txt, measured by gpu/harness profile). */
 typedef struct coalsim_profile {
@@ -583,6 +584,11 @@ typedef struct coalsim_exec {
     double pipe_inst[COALSIM_PIPES];
     double path_cycles, path_loads;
     uint64_t path_blocks;
+    /* [R - 1]: what the blocks' paths gain when R blocks run in phase on a
+     * SM (started together, as a wave's are), each stretch between barriers
+     * taking as long as the R blocks' issue of it where that is longer than
+     * its chain (coalsim_exec_phase) */
+    double path_phase[COALSIM_PHASE_BLOCKS];
     double smem_wavefronts_saved;   /* shared wavefronts the requests counted that the SASS's vector loads save
                                        (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
     unsigned block_threads;     /* threads a block */
@@ -594,6 +600,14 @@ typedef struct coalsim_exec {
 /* Add SRC's counts to DST's (two parts of one launch); the launch fields
  * are taken from SRC where DST has none. */
 void coalsim_exec_add(coalsim_exec *dst, const coalsim_exec *src);
+/* A block's stretch between barriers (or to its end) into E's path_phase:
+ * its busiest sub-partition issues for BUSIEST cycles, all its warps for ALL
+ * (summed over the four sub-partitions), its longest chain takes LAT cycles.
+ * Alone it takes T = max(BUSIEST, LAT).  Of R blocks resident, started
+ * STAGGER cycles apart (the SM's block dispatcher), those within T of each
+ * other are in the stretch together, n = min(R, 1 + T / STAGGER) of them,
+ * and share the SM's four schedulers: it takes max(T, n * ALL / 4). */
+void coalsim_exec_phase(coalsim_exec *e, double busiest, double all, double lat, double stagger);
 
 /* ---- the analysis: the stream's consumer (analysis.c) -------------------- */
 

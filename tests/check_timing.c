@@ -191,6 +191,66 @@ START_TEST(test_dram_latency_settles_where_bandwidth_and_time_agree)
 }
 END_TEST
 
+/* L2's atomic units: a kernel of global reductions on distinct addresses
+ * takes its atomic sectors at atomic_sector_ns each (all SMs together), and
+ * one on a single address its lanes at atomic_same_ns each, whichever is
+ * longer; the profile's key is read. */
+START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
+{
+    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n"
+                                         "atomic_same_ns = 2\natomic_sector_ns = 0.5\n");
+    ck_assert_double_eq_tol(p.atomic_sector_ns, 0.5, 1e-12);
+    coalsim_arch a = arch_of("hopper");
+    for (int one = 0; one < 2; one++) {
+        coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+        for (unsigned k = 0; k < 100; k++) {
+            coalsim_request r;
+            coalsim_result res;
+            /* distinct: every lane on a sector of its own; one: every lane on one word */
+            REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, 4, one ? 0 : (uint64_t)(k * 32 + lane) * 32);
+            r.block = k % 2, r.warp = 0;
+            coalsim_model(&a, &r, &res);
+            coalsim_hier_counts d = {.l1_sectors = res.sectors, .l2_sectors = res.sectors};
+            ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
+        }
+        coalsim_exec e = {.isa = "PTX", .path_blocks = 2, .block_threads = 32, .inst_executed = 200};
+        e.pipe_inst[COALSIM_PIPE_LSU] = 200;
+        coalsim_hier_counts c = {.l2_sectors = 3200};
+        coalsim_time tm;
+        ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
+        coalsim_timing_free(t);
+        ck_assert_uint_eq(tm.atomic_sectors, 3200);           /* 32 sectors a request either way */
+        /* distinct: 3200 sectors x 0.5 ns; one address: 3200 lanes x 2 ns */
+        ck_assert_double_eq_tol(tm.atomic_us, one ? 6.4 : 1.6, 1e-9);
+        ck_assert_str_eq(tm.bound, "atomics");
+        ck_assert_double_eq_tol(tm.total_us, 1 + tm.atomic_us, 1e-9);
+    }
+}
+END_TEST
+
+/* R blocks started together share the SM's schedulers in a stretch between
+ * barriers: the stretch takes their issue where that is longer than one
+ * block's; blocks started STAGGER apart share it only as far as they
+ * overlap in it (coalsim_exec_phase). */
+START_TEST(test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap)
+{
+    coalsim_exec e;
+    memset(&e, 0, sizeof e);
+    /* alone: 300 cycles (its busiest scheduler); all four: 1000 cycles' issue */
+    coalsim_exec_phase(&e, 300, 1000, 200, 0);
+    ck_assert_double_eq_tol(e.path_phase[0], 0, 1e-12);         /* one block: nothing added */
+    ck_assert_double_eq_tol(e.path_phase[1], 200, 1e-9);        /* two: 500 */
+    ck_assert_double_eq_tol(e.path_phase[3], 700, 1e-9);        /* four: 1000 */
+    memset(&e, 0, sizeof e);
+    coalsim_exec_phase(&e, 300, 1000, 200, 300);               /* started 300 apart: two overlap */
+    ck_assert_double_eq_tol(e.path_phase[3], 200, 1e-9);
+    ck_assert_double_eq_tol(e.path_phase[31], 200, 1e-9);
+    memset(&e, 0, sizeof e);
+    coalsim_exec_phase(&e, 300, 1000, 2000, 0);                /* a chain longer than any issue */
+    ck_assert_double_eq_tol(e.path_phase[7], 0, 1e-12);
+}
+END_TEST
+
 START_TEST(test_profile_errors_name_the_line)
 {
     coalsim_profile p;
@@ -236,6 +296,8 @@ Suite *make_timing_suite(void)
     Suite *s = suite_create("timing");
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
+    tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);
+    tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
     tcase_add_test(c, test_l1_pipe_time_is_the_busiest_sms);
     tcase_add_test(c, test_a_round_trip_holds_up_to_mlp_loads);
     tcase_add_test(c, test_a_store_ends_a_round_trip);

@@ -15,7 +15,11 @@
  *             of where the loads were served (L1, L2, DRAM: lat_*_ns, the
  *             DRAM one growing with the bandwidth in use: dram_loaded), the
  *             block waiting for its slowest warp (block_tail over sqrt(k)
- *             of its k load waits: round trips vary apart), plus its start;
+ *             of its k load waits: round trips vary apart), plus its start,
+ *             plus what the blocks a SM holds add where they are in the
+ *             same stretch between barriers at once (started block_ns
+ *             apart, they share the schedulers and pipes as far as their
+ *             stretches overlap: coalsim_exec_phase);
  *             or, if longer, its blocks through the SM's one dispatcher in
  *             steady state (a closed queue: block_throughput)
  *
@@ -97,6 +101,17 @@ static double latency_at(const lat_term *L, double t)
     return waves;
 }
 
+void coalsim_exec_phase(coalsim_exec *e, double busiest, double all, double lat, double stagger)
+{
+    double one = busiest > lat ? busiest : lat;
+    for (int r = 2; r <= COALSIM_PHASE_BLOCKS; r++) {
+        double n = stagger > 0 && 1 + one / stagger < r ? 1 + one / stagger : r;
+        double t = n * all / 4;
+        t = t > one ? t : one;
+        e->path_phase[r - 1] += t - one;
+    }
+}
+
 void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, unsigned sms, const coalsim_exec *e,
                      const coalsim_hier_counts *c, uint64_t dirty, uint64_t l2_bytes, coalsim_time *out)
 {
@@ -148,7 +163,12 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     L.nsm = nsm;
     L.resident = occ.blocks;
     L.k = e->path_loads / blocks;
-    L.path = e->path_cycles / blocks;
+    /* the blocks of a wave start together and stay in phase: where their
+     * stretches between barriers are issue-bound, they issue one after
+     * another on the SM's schedulers */
+    double inphase = occ.blocks < nsm ? occ.blocks : nsm;     /* no more than the SM has */
+    if (inphase > COALSIM_PHASE_BLOCKS) inphase = COALSIM_PHASE_BLOCKS;
+    L.path = (e->path_cycles + (inphase >= 1 ? e->path_phase[(int)inphase - 1] : 0)) / blocks;
     L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
     L.dram_bytes = (double)(c->dram_read + writes);
     double fixed = issue;

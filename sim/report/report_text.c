@@ -134,7 +134,7 @@ static void time_text(FILE *out, const coalsim_time *tm)
             tm->bound, tm->launch_us);
     fprintf(out, "  the busiest SM:  issue %.1f us  pipe %.1f (%s)  L1/shared %.1f  blocks' paths %.1f  block starts %.1f\n",
             tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us);
-    fprintf(out, "  the device:      DRAM %.1f us (back to back: %.1f)  L2 %.1f  atomics on one address %.1f\n",
+    fprintf(out, "  the device:      DRAM %.1f us (back to back: %.1f)  L2 %.1f  atomics in L2 %.1f\n",
             tm->dram_us, tm->dram_b2b_us, tm->l2_us, tm->atomic_us);
     fprintf(out, "  occupancy: %u blocks (%u warps) a SM, limited by %s; %u registers a thread (%s); %.2f waves;\n"
                  "  a global load on the paths %.0f ns (loads served by L1 %llu, L2 %llu, DRAM %llu)\n",

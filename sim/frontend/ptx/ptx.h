@@ -360,6 +360,7 @@ typedef struct pwarp {
     unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
+    uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
 } pwarp;
 
 typedef struct pctx {
@@ -381,6 +382,7 @@ typedef struct pctx {
     /* the scoreboard (ptx_sched.c), when a time is predicted */
     int sb_on;
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
+    double sb_stagger;          /* cycles between the starts of a SM's blocks (the profile's block_ns) */
     /* each memory instruction's last request and its model result, reused
      * when the next is the same moved by whole lines (coalsim_model_repeats);
      * by pfunc count_base + index, made on first use; NULL: none kept */
@@ -389,6 +391,8 @@ typedef struct pctx {
     size_t nmemo;
     uint64_t sb_count[PTX_SCLASSES];       /* instructions executed by class */
     unsigned sb_quarters[PTX_SCLASSES];    /* SASS quarters a class issues */
+    uint8_t sb_pipe_q[PTX_SCLASSES][COALSIM_PIPES];   /* and takes of each pipe */
+    double sb_pipe_rate[COALSIM_PIPES];    /* the profile's warp-instructions a SM's pipe does a cycle */
     uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */
     uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */

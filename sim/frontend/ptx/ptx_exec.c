@@ -317,6 +317,7 @@ static int run_warp(pctx *x, pwarp *w)
             w->sb_t += x->sb_issue[c];
             if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
             w->sb_quarters += x->sb_quarters[c];
+            for (int i = 0; i < COALSIM_PIPES; i++) w->sb_pq[i] += x->sb_pipe_q[c][i];
             x->sb_count[c]++;
             for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = t + x->sb_lat[c];
         }
@@ -422,6 +423,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->state = W_RUN;
         w->clock = 0;
         w->sb_t = w->sb_end = w->sb_quarters = 0;
+        memset(w->sb_pq, 0, sizeof w->sb_pq);
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->index = k;

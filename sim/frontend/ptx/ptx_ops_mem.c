@@ -207,6 +207,29 @@ static uint64_t sext(uint64_t v, unsigned bytes)
     return bytes >= 8 ? v : (uint64_t)((int64_t)(v << s) >> s);
 }
 
+/* A 4-byte global load of a whole warp over several pages (a strided or
+ * scattered read): each lane through the worker's page cache, read as it is
+ * found.  1 if done, 0 if a lane's page is not cached (the general path
+ * then makes it, or reports the error), -1 on error. */
+static int ld_pages(pctx *x, pwarp *w, const pinst *in, coalsim_request *r, int sgn)
+{
+    uint32_t v[32];
+    for (int l = 0; l < 32; l++) {
+        uint64_t a = r->addr[l], pn = a / KMEM_PAGE;
+        unsigned ti = (unsigned)(pn % KMEM_TLB);
+        if (x->tlb.tag[ti] != pn + 1 || a < x->tlb.lo[ti] || a + 4 > x->tlb.hi[ti]) return 0;
+        memcpy(&v[l], x->tlb.page[ti] + a % KMEM_PAGE, 4);
+    }
+    r->space = COALSIM_GLOBAL;
+    if (emit(x, w, in, COALSIM_LD, 4, 0xffffffffu, r, 0, NULL) != 0) return -1;
+    uint64_t *D = SLOT(w, in->v[0]);
+    if (sgn)
+        for (int l = 0; l < 32; l++) D[l] = (uint64_t)(int64_t)(int32_t)v[l];
+    else
+        for (int l = 0; l < 32; l++) D[l] = v[l];
+    return 1;
+}
+
 /* The common load: every lane of the warp, global or shared, aligned, and
  * (global) inside one page of one buffer the worker's page cache holds.
  * The addresses are made, checked and read in whole-warp loops, with no
@@ -240,6 +263,7 @@ static int ld_warp(pctx *x, pwarp *w, const pinst *in, unsigned esz, unsigned n,
         uint64_t pn = a0 / KMEM_PAGE;
         unsigned ti = (unsigned)(pn % KMEM_TLB);
         from = pn * KMEM_PAGE;
+        if (diff >= KMEM_PAGE && n == 1 && esz == 4) return ld_pages(x, w, in, &r, sgn);
         if (diff >= KMEM_PAGE || x->tlb.tag[ti] != pn + 1 || x->tlb.lo[ti] != from || x->tlb.hi[ti] != from + KMEM_PAGE)
             return 0;
         mem = x->tlb.page[ti];

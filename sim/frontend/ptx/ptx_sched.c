@@ -465,6 +465,7 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
         unsigned c = f->code[i].sb_cls;
         x->sb_count[c]++;
         w->sb_quarters += x->sb_quarters[c];
+        for (int p = 0; p < COALSIM_PIPES; p++) w->sb_pq[p] += x->sb_pipe_q[c][p];
         w->sb_t += x->sb_issue[c];
     }
 }
@@ -487,6 +488,8 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
 void ptx_sched_setup(pctx *x, const coalsim_profile *p)
 {
     x->sb_on = p != NULL;
+    x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
+    for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     coalsim_arch_preset("hopper", &x->sb_arch);
     memset(x->sb_count, 0, sizeof x->sb_count);
     for (int c = 0; c < SC_COUNT; c++) {
@@ -494,6 +497,7 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p)
         unsigned quarters = 0;
         for (int i = 0; i < COALSIM_PIPES; i++) quarters += k->q[i];
         x->sb_quarters[c] = quarters;
+        memcpy(x->sb_pipe_q[c], k->q, sizeof x->sb_pipe_q[c]);
         /* the warp issues the class's SASS one a cycle (what is mostly
          * free, a move or a parameter, costs none) */
         unsigned issue = (quarters + 2) / 4;
@@ -506,13 +510,22 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p)
 
 /* The later of A and the busiest sub-partition's issue since the barrier
  * at BASE (the warps' quarters since then). */
-static uint64_t with_issue(const pctx *x, unsigned nwarps, uint64_t a, uint64_t base)
+static uint64_t with_issue(pctx *x, unsigned nwarps, uint64_t a, uint64_t base)
 {
     uint64_t q[4] = {0, 0, 0, 0};
     for (unsigned k = 0; k < nwarps; k++) q[k % 4] += x->warps[k].sb_quarters;
     uint64_t m = q[0] > q[1] ? q[0] : q[1];
     uint64_t m2 = q[2] > q[3] ? q[2] : q[3];
     m = m > m2 ? m : m2;
+    /* the block's stretch on the SM's schedulers, or its busiest pipe if slower */
+    double all = (double)(q[0] + q[1] + q[2] + q[3]) / 4;
+    for (int i = 0; i < COALSIM_PIPES; i++) {
+        double pq = 0;
+        for (unsigned k = 0; k < nwarps; k++) pq += (double)x->warps[k].sb_pq[i];
+        if (x->sb_pipe_rate[i] > 0 && 4 * (pq / 4) / x->sb_pipe_rate[i] > all) all = 4 * (pq / 4) / x->sb_pipe_rate[i];
+    }
+    coalsim_exec_phase(&x->exec, (double)((m + 3) / 4), all,
+                       (double)(a >> LOADS_BITS) - (double)(base >> LOADS_BITS), x->sb_stagger);
     /* issue-bound since the barrier: the loads on the path are the ones
      * before it (this part of the path goes through no load) */
     uint64_t t = base + CYC((m + 3) / 4);
@@ -531,6 +544,7 @@ void ptx_sched_barrier(pctx *x, unsigned nwarps)
     x->sb_bar = t;
     for (unsigned k = 0; k < nwarps; k++) {
         x->warps[k].sb_quarters = 0;
+        memset(x->warps[k].sb_pq, 0, sizeof x->warps[k].sb_pq);
         if (x->warps[k].state != W_DONE) x->warps[k].sb_t = x->warps[k].sb_end = t;
     }
 }

@@ -245,6 +245,7 @@ typedef struct swarp {
     uint64_t sb_ready[SASS_SB_SLOTS];   /* when each slot's value is ready */
     uint64_t sb_t;             /* the earliest the next instruction may issue */
     uint64_t sb_issued;        /* instructions issued since the last barrier */
+    uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
 } swarp;
 
 typedef struct sctx {
@@ -263,6 +264,8 @@ typedef struct sctx {
     /* the critical path (sass_sched.c): kept only with a profile */
     int sb_on;
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
+    double sb_stagger;          /* cycles between the starts of a SM's blocks (the profile's block_ns) */
+    double sb_pipe_rate[COALSIM_PIPES];   /* the profile's warp-instructions a SM's pipe does a cycle */
     uint64_t sb_lat[COALSIM_LATS];         /* packed */
     uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */
     uint64_t sb_bar;                       /* when the block's last barrier opened */

@@ -138,6 +138,8 @@ void sass_sched_decode(const sraw *ri, sinst *in)
 void sass_sched_setup(sctx *x, const coalsim_profile *p)
 {
     x->sb_on = p != NULL;
+    x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
+    for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     for (int l = 0; l < COALSIM_LATS; l++) x->sb_lat[l] = CYC((uint64_t)(coalsim_lat_cycles(p, (coalsim_lat)l) + 0.5));
     x->sb_load_lat = CYC(COALSIM_PATH_LOAD_CYCLES) + 1;
     x->sb_bar_lat = x->sb_lat[COALSIM_LAT_BAR];
@@ -149,6 +151,7 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         swarp *w = &x->warps[k];
         memset(w->sb_ready, 0, sizeof w->sb_ready);
         w->sb_t = w->sb_issued = 0;
+        memset(w->sb_pipe, 0, sizeof w->sb_pipe);
     }
     x->sb_bar = 0;
 }
@@ -160,6 +163,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
     w->sb_t = t + CYC(1);
     w->sb_issued++;
+    if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
     if (!active || !in->sb_ndst) return;
     uint64_t r = in->lat == SASS_LAT_LOAD ? t + x->sb_load_lat : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
     for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
@@ -167,12 +171,21 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
 
 /* The later of A and the busiest sub-partition's issue since the barrier
  * that opened at x->sb_bar. */
-static uint64_t with_issue(const sctx *x, unsigned nwarps, uint64_t a)
+static uint64_t with_issue(sctx *x, unsigned nwarps, uint64_t a)
 {
     uint64_t q[4] = {0, 0, 0, 0};
     for (unsigned k = 0; k < nwarps; k++) q[k % 4] += x->warps[k].sb_issued;
     uint64_t m = q[0] > q[1] ? q[0] : q[1], m2 = q[2] > q[3] ? q[2] : q[3];
     m = m > m2 ? m : m2;
+    /* the block's stretch on the SM's schedulers, or its busiest pipe if slower */
+    double all = (double)(q[0] + q[1] + q[2] + q[3]);
+    for (int i = 0; i < COALSIM_PIPES; i++) {
+        double n = 0;
+        for (unsigned k = 0; k < nwarps; k++) n += (double)x->warps[k].sb_pipe[i];
+        if (x->sb_pipe_rate[i] > 0 && 4 * n / x->sb_pipe_rate[i] > all) all = 4 * n / x->sb_pipe_rate[i];
+    }
+    coalsim_exec_phase(&x->exec, (double)m, all,
+                       (double)(a >> LOADS_BITS) - (double)(x->sb_bar >> LOADS_BITS), x->sb_stagger);
     /* issue-bound since the barrier: the loads on the path are the ones
      * before it */
     uint64_t t = x->sb_bar + CYC(m);
@@ -188,6 +201,7 @@ void sass_sched_barrier(sctx *x, unsigned nwarps)
     x->sb_bar = t;
     for (unsigned k = 0; k < nwarps; k++) {
         x->warps[k].sb_issued = 0;
+        memset(x->warps[k].sb_pipe, 0, sizeof x->warps[k].sb_pipe);
         if (x->warps[k].state != SW_DONE) x->warps[k].sb_t = t;
     }
 }
