@@ -116,6 +116,16 @@ $(BUILD)/pic/sim/frontend/sass/%.o: sim/frontend/sass/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -fPIC -c -o $@ $<
 
+# and so do the models' loops over a request's lanes
+HOT_MODEL = gmem smem
+$(HOT_MODEL:%=$(BUILD)/sim/model/%.o): $(BUILD)/sim/model/%.o: sim/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -c -o $@ $<
+
+$(HOT_MODEL:%=$(BUILD)/pic/sim/model/%.o): $(BUILD)/pic/sim/model/%.o: sim/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) $(if $(SANITIZER),,-O3) -fPIC -c -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(CHECK_CFLAGS) -Isim -c -o $@ $<

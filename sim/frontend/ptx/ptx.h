@@ -237,6 +237,8 @@ typedef struct pinst {
     uint32_t src_file;         /* 1 + the module's .file index of its source line (the user's, not a header's), 0: none */
     uint32_t src_line;
     uint32_t call_args, call_nargs, call_rets, call_nrets;   /* call: indices into the function's call table */
+    pop_fn fn_imm;             /* the handler for a constant second operand, where there is one */
+    uint64_t imm;              /* and that constant, when fn is fn_imm */
     /* the time model's scoreboard (ptx_sched.c): the class, and the slots
      * read and written (predicates after the function's register slots) */
     uint8_t sb_cls, sb_nsrc, sb_ndst, sb_flags;

@@ -847,6 +847,12 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
         retag(f, &in->d), retag(f, &in->d2), retag(f, &in->a), retag(f, &in->b), retag(f, &in->c), retag(f, &in->e);
         for (int k = 0; k < 4; k++) retag(f, &in->v[k]);
         retag(f, &in->addr_slot);
+        /* a constant second operand (add, mul.wide: indices and loop
+         * counters): the handler that reads one lane array fewer */
+        if (in->kind == K_OP && in->fn_imm && in->b >= f->const_first && in->b < f->const_first + f->nconsts) {
+            in->fn = in->fn_imm;
+            in->imm = f->consts[in->b - f->const_first];
+        }
     }
     f->calls = ds->calls;
     f->ncalls = ds->ncalls;

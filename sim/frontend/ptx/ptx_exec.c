@@ -275,8 +275,10 @@ static int run_warp(pctx *x, pwarp *w)
         const pinst *in = &fr->fn->code[top->pc];
         uint32_t mask = top->mask, m = mask;
         unsigned lanes = mask == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(mask);
-        if (in->kind == K_OP && !x->sb_on) {
-            /* a run of data instructions: one tight loop up to the next
+        int straight = in->kind == K_OP || (in->kind == K_MEM && !x->interleave);
+        if (straight && !x->sb_on) {
+            /* a run of data instructions (and memory ones, where a warp need
+             * not yield after them): one tight loop up to the next
              * instruction of another kind or the reconvergence point */
             const pinst *code = fr->fn->code;
             uint64_t *ic = &x->icount[2 * (size_t)fr->fn->count_base];
@@ -289,9 +291,10 @@ static int run_warp(pctx *x, pwarp *w)
                 }
                 ic[2 * pc]++;
                 ic[2 * pc + 1] += lanes;
+                if (in->kind == K_MEM && in->cs_space != none) x->exec.inst_mem[in->cs_space][in->cs_op]++;
                 if (m && in->fn(x, w, in, m) != 0) return -1;
                 in = &code[++pc];
-            } while (pc != rpc && in->kind == K_OP);
+            } while (pc != rpc && (in->kind == K_OP || (in->kind == K_MEM && !x->interleave)));
             w->clock += pc - first;
             top->pc = pc;
             continue;

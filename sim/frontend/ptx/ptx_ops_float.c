@@ -169,7 +169,7 @@ HANDLER(ffma)
 #if defined(__x86_64__) && defined(__GNUC__)
 /* The same with the processor's FMA instruction, chosen when it has one:
  * fmaf is otherwise a library call a lane. */
-__attribute__((target("fma"))) static int ffma_hw(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+__attribute__((target("avx2,fma"))) static int ffma_hw(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 {
     UNUSED;
     uint64_t *Dd = SLOT(w, in->d);
@@ -177,7 +177,7 @@ __attribute__((target("fma"))) static int ffma_hw(pctx *x, pwarp *w, const pinst
     LANES(m, Dd[l] = FB(__builtin_fmaf(F(A[l]), F(B[l]), F(C[l]))));
     return 0;
 }
-static pop_fn best_ffma(void) { return __builtin_cpu_supports("fma") ? ffma_hw : ffma; }
+static pop_fn best_ffma(void) { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2") ? ffma_hw : ffma; }
 #else
 static pop_fn best_ffma(void) { return ffma; }
 #endif

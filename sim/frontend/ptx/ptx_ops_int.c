@@ -134,6 +134,24 @@ BIN(mulhi_u64, uint64_t, uint64_t, (uint64_t)((unsigned __int128)a * b >> 64))
 BIN(mulhi_s64, int64_t, uint64_t, (int64_t)((__int128)a * b >> 64))
 BIN(mulwide_u16, uint32_t, uint32_t, (uint32_t)(uint16_t)a * (uint16_t)b)
 BIN(mulwide_s16, int32_t, uint32_t, (int32_t)(int16_t)a * (int16_t)b)
+/* The same with a constant second operand (ptx_int_with_imm). */
+#define BIN_IMM(name, T, U, expr)                                               \
+    HANDLER(name##_imm)                                                         \
+    {                                                                           \
+        UNUSED;                                                                 \
+        uint64_t *D = SLOT(w, in->d);                                           \
+        const uint64_t *A = SLOT(w, in->a);                                     \
+        const T b = (T)in->imm;                                                 \
+        LANES(m, {                                                              \
+            T a = (T)A[l];                                                      \
+            D[l] = (uint64_t)(U)(expr);                                         \
+        });                                                                     \
+        return 0;                                                               \
+    }
+BIN_IMM(add_32, uint32_t, uint32_t, a + b)
+BIN_IMM(add_64, uint64_t, uint64_t, a + b)
+BIN_IMM(mulwide_u32, uint64_t, uint64_t, (uint64_t)(uint32_t)a * (uint32_t)b)
+
 /* mul.wide.u32 makes most array addresses: x86's pmuludq is exactly it
  * (GCC's vectoriser multiplies all 64 bits of the masked lanes instead) */
 HANDLER(mulwide_u32)
@@ -660,9 +678,11 @@ DECODE(dec_binary)
     for (const int_op *o = int_ops; o->name; o++)
         if (!strcmp(o->name, ri->opcode)) {
             in->fn = ptype_signed(t) ? o->s[wi] : o->w[wi];
+            if (!strcmp(o->name, "add")) in->fn_imm = wi == 1 ? add_32_imm : wi == 2 ? add_64_imm : NULL;
             if (ptx_has_mod(ri, "sat") && t == PT_S32)
                 in->fn = !strcmp(ri->opcode, "add") ? addsat_s32 : !strcmp(ri->opcode, "sub") ? subsat_s32 : NULL;
             if (ptx_has_mod(ri, "cc")) in->fn = NULL;       /* carry chains: not supported */
+            if (in->fn != o->w[wi] && in->fn != o->s[wi]) in->fn_imm = NULL;
             return 0;
         }
     return 0;
@@ -693,6 +713,7 @@ DECODE(dec_mul)
         static const pop_fn hiu[3] = {mulhi_u16, mulhi_u32, mulhi_u64}, his[3] = {mulhi_s16, mulhi_s32, mulhi_s64};
         static const pop_fn wu[3] = {mulwide_u16, mulwide_u32, NULL}, ws[3] = {mulwide_s16, mulwide_s32, NULL};
         in->fn = wide ? (s ? ws[wi] : wu[wi]) : hi ? (s ? his[wi] : hiu[wi]) : lo[wi];
+        if (wide && !s && wi == 1) in->fn_imm = mulwide_u32_imm;
         return 0;
     }
     static const pop_fn lo[3] = {mad_16, mad_32, mad_64};
@@ -935,3 +956,4 @@ static int float_ops_decode(ptx_program *p, pfunc *f, const raw_inst *ri, pinst 
     in->kind = K_OP;
     return 0;
 }
+

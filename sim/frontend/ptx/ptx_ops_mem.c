@@ -211,11 +211,12 @@ static uint64_t sext(uint64_t v, unsigned bytes)
  * scattered read): each lane through the worker's page cache, read as it is
  * found.  1 if done, 0 if a lane's page is not cached (the general path
  * then makes it, or reports the error), -1 on error. */
-static int ld_pages(pctx *x, pwarp *w, const pinst *in, coalsim_request *r, int sgn)
+static int ld_pages(pctx *x, pwarp *w, const pinst *in, coalsim_request *r, uint64_t base, const uint64_t *A, int sgn)
 {
     uint32_t v[32];
     for (int l = 0; l < 32; l++) {
-        uint64_t a = r->addr[l], pn = a / KMEM_PAGE;
+        /* the address from the register, not from the request just written */
+        uint64_t a = base + A[l], pn = a / KMEM_PAGE;
         unsigned ti = (unsigned)(pn % KMEM_TLB);
         if (x->tlb.tag[ti] != pn + 1 || a < x->tlb.lo[ti] || a + 4 > x->tlb.hi[ti]) return 0;
         memcpy(&v[l], x->tlb.page[ti] + a % KMEM_PAGE, 4);
@@ -263,7 +264,7 @@ static int ld_warp(pctx *x, pwarp *w, const pinst *in, unsigned esz, unsigned n,
         uint64_t pn = a0 / KMEM_PAGE;
         unsigned ti = (unsigned)(pn % KMEM_TLB);
         from = pn * KMEM_PAGE;
-        if (diff >= KMEM_PAGE && n == 1 && esz == 4) return ld_pages(x, w, in, &r, sgn);
+        if (diff >= KMEM_PAGE && n == 1 && esz == 4) return ld_pages(x, w, in, &r, base, A, sgn);
         if (diff >= KMEM_PAGE || x->tlb.tag[ti] != pn + 1 || x->tlb.lo[ti] != from || x->tlb.hi[ti] != from + KMEM_PAGE)
             return 0;
         mem = x->tlb.page[ti];
