@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kmem.h"
+#include "readfile.h"
 
 static uint64_t mix(uint64_t z)
 {
@@ -95,26 +96,11 @@ int kfill_parse(const char *s, kfill *f, char *err, size_t cap)
     }
     if (!strncmp(s, "file:", 5)) {
         f->kind = KF_FILE;
-        FILE *fp = fopen(s + 5, "rb");
-        if (!fp) {
-            snprintf(err, cap, "cannot open '%s': %s", s + 5, strerror(errno));
-            return -1;
-        }
-        size_t capb = 1 << 16, n = 0;
-        unsigned char *b = malloc(capb);
-        for (size_t got; b && (got = fread(b + n, 1, capb - n, fp)) > 0;) {
-            n += got;
-            if (n == capb) {
-                unsigned char *nb = realloc(b, capb *= 2);
-                if (!nb) free(b);
-                b = nb;
-            }
-        }
-        int bad = ferror(fp);
-        fclose(fp);
-        if (!b || bad) {
-            free(b);
-            snprintf(err, cap, "cannot read '%s'", s + 5);
+        size_t n = 0;
+        errno = 0;
+        unsigned char *b = (unsigned char *)kfile_read(s + 5, &n);
+        if (!b) {
+            snprintf(err, cap, "cannot read '%s': %s", s + 5, errno ? strerror(errno) : "out of memory");
             return -1;
         }
         f->bytes = b;
