@@ -31,6 +31,8 @@ import statistics
 import subprocess
 import sys
 
+from compare import unit_of   # the compile unit run_outside.sh named a build
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
@@ -48,15 +50,6 @@ def measured(path):
         if len(w) > 2 and not w[0].startswith("#") and w[2] not in ("-", "FAILED"):
             t[w[0]] = float(w[2])
     return t
-
-
-def unit_of(f, rest):
-    """The compile unit run_outside.sh named f's build with these --define's."""
-    u = os.path.splitext(os.path.basename(f))[0]
-    for i, w in enumerate(rest):
-        if w == "--define" and i + 1 < len(rest):
-            u += "_" + rest[i + 1].replace("=", "-")
-    return u
 
 
 def run(a, name, f, rest):

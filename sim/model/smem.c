@@ -73,20 +73,11 @@ COALSIM_WIDE static phase_cost cost(const coalsim_arch *a, const coalsim_request
         uint64_t first = lanes ? r->addr[__builtin_ctz(lanes)] >> wsh : 0, other = 0;
         unsigned pairs = 0;
         if (lanes == lane_mask(lo, hi) && words == 1) {
-            /* every lane of the phase, one word each: no lane mask to walk
-             * (and 4-byte words, the common case, with a constant shift) */
-            if (wsh == 2) {
-                for (unsigned l = lo; l < hi; l++) {
-                    uint64_t w0 = r->addr[l] >> 2;
-                    other |= w0 ^ first;
-                    seen |= (uint64_t)1 << ((unsigned)w0 & bmask);
-                }
-            } else {
-                for (unsigned l = lo; l < hi; l++) {
-                    uint64_t w0 = r->addr[l] >> wsh;
-                    other |= w0 ^ first;
-                    seen |= (uint64_t)1 << ((unsigned)w0 & bmask);
-                }
+            /* every lane of the phase, one word each: no lane mask to walk */
+            for (unsigned l = lo; l < hi; l++) {
+                uint64_t w0 = r->addr[l] >> wsh;
+                other |= w0 ^ first;
+                seen |= (uint64_t)1 << ((unsigned)w0 & bmask);
             }
             pairs = hi - lo;
         } else {

@@ -449,9 +449,6 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r);
 #define PTX_IVDEP
 #endif
 
-/* Lane-loop handlers are built for AVX2 too (wide.h) */
-#define PTX_WIDE COALSIM_WIDE
-
 #define LANES(m, ...)                                                                        \
     do {                                                                                     \
         uint32_t m_ = (m);                                                                   \

@@ -82,12 +82,11 @@ static int local_reserve(pwarp *w, uint64_t top)
     return 0;
 }
 
-/* Grow *P to hold N bytes (keeping nothing), on a 64-byte boundary, so no
- * lane slot's vector load straddles two cache lines. */
+/* Grow *P to hold N bytes (keeping nothing). */
 static int reserve(void **p, size_t *cap, size_t n)
 {
     if (n <= *cap) return 0;
-    void *q = aligned_alloc(64, (n + 63) / 64 * 64);
+    void *q = malloc(n);
     if (!q) return -1;
     free(*p);
     *p = q;
@@ -524,13 +523,8 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
             snprintf(x->err, sizeof x->err, "%s", "out of memory");
             return -1;
         }
-        if (!coalsim_model_repeats(x->arch, &mm->r, r)) {
-            coalsim_model(x->arch, r, &mm->res);
-            mm->r = *r;
-        } else {
-            /* keep the addresses the next one is compared with */
-            mm->r = *r;
-        }
+        if (!coalsim_model_repeats(x->arch, &mm->r, r)) coalsim_model(x->arch, r, &mm->res);
+        mm->r = *r;                 /* what the next one is compared with */
         rc = x->sink.put_modelled(x->sink.ctx, r, &mm->res);
     } else {
         rc = x->sink.put(x->sink.ctx, r);

@@ -10,7 +10,8 @@
 #include "frontend/kernel/fbits.h"
 #include "ptx.h"
 
-#define HANDLER(name) PTX_WIDE static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+/* lane-loop handlers are built for AVX2 too (wide.h) */
+#define HANDLER(name) COALSIM_WIDE static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define UNUSED (void)x
 
 /* registers hold raw bits: a 32-bit float in the low half */

@@ -7,9 +7,11 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#include "frontend/kernel/fbits.h"
 #include "ptx.h"
 
-#define HANDLER(name) PTX_WIDE static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+/* lane-loop handlers are built for AVX2 too (wide.h) */
+#define HANDLER(name) COALSIM_WIDE static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define UNUSED (void)x
 
 /* ---- generated binary, unary and ternary ops ---- */
@@ -509,22 +511,10 @@ ICMP(cmp_s64, int64_t)
         });                                                                     \
         return r;                                                               \
     }
-static inline float f32_of(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline double f64_of(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
+static inline float f32_of(uint64_t v) { return f32_from_bits((uint32_t)v); }
 static inline float f16_of(uint64_t v) { return ptx_half_to_float((uint16_t)v); }
 FCMP(cmp_f32, float, f32_of)
-FCMP(cmp_f64, double, f64_of)
+FCMP(cmp_f64, double, f64_from_bits)
 FCMP(cmp_f16, float, f16_of)
 
 typedef uint32_t (*cmp_fn)(const pwarp *w, const pinst *in, uint32_t m);
@@ -677,12 +667,11 @@ DECODE(dec_binary)
     if (wi < 0) return 0;          /* no handler: unsupported when run */
     for (const int_op *o = int_ops; o->name; o++)
         if (!strcmp(o->name, ri->opcode)) {
+            int sat = ptx_has_mod(ri, "sat") && t == PT_S32, cc = ptx_has_mod(ri, "cc");
             in->fn = ptype_signed(t) ? o->s[wi] : o->w[wi];
-            if (!strcmp(o->name, "add")) in->fn_imm = wi == 1 ? add_32_imm : wi == 2 ? add_64_imm : NULL;
-            if (ptx_has_mod(ri, "sat") && t == PT_S32)
-                in->fn = !strcmp(ri->opcode, "add") ? addsat_s32 : !strcmp(ri->opcode, "sub") ? subsat_s32 : NULL;
-            if (ptx_has_mod(ri, "cc")) in->fn = NULL;       /* carry chains: not supported */
-            if (in->fn != o->w[wi] && in->fn != o->s[wi]) in->fn_imm = NULL;
+            if (sat) in->fn = !strcmp(ri->opcode, "add") ? addsat_s32 : !strcmp(ri->opcode, "sub") ? subsat_s32 : NULL;
+            if (cc) in->fn = NULL;                          /* carry chains: not supported */
+            if (!strcmp(o->name, "add") && !sat && !cc) in->fn_imm = wi == 1 ? add_32_imm : wi == 2 ? add_64_imm : NULL;
             return 0;
         }
     return 0;
