@@ -494,9 +494,11 @@ static int profile(const Dev &dev)
     float sm = median_ms([&] { smem_read<<<dev.sms * 8, 1024>>>(sreps, sink); }, nullptr);
     float launch = median_ms([&] { empty_kernel<<<grid, block>>>(); }, nullptr);
     const size_t slines = (size_t)1 << 17;                   /* 16 MiB of 128-byte lines */
-    const int sreps2 = 20;
+    const int sreps2 = 400;                                   /* about 0.3 ms (loads) */
     float scl = median_ms([&] { scatter<false><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
-    float scs = median_ms([&] { scatter<true><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
+    float scr = median_ms([&] { scatter<true><<<grid, block>>>((float *)buf, slines, sreps2, sink); }, nullptr);
+    const int coln = 8192;                                    /* 256 MiB of floats: past L2 */
+    float scs = median_ms([&] { column_store<<<dim3(coln / 32, coln / 32), dim3(32, 8)>>>((float *)buf, coln); }, nullptr);
     /* round trips: 1 or 16 independent line requests per warp, one warp per
      * SM, through 1 GiB (DRAM), 16 MiB with __ldcg (L2), 16 KiB (L1) and
      * 8 KiB of shared memory */
@@ -537,7 +539,9 @@ static int profile(const Dev &dev)
     printf("smem_wavefronts_per_ns = %.2f\n", waves / (sm * 1e6));
     printf("launch_us = %.2f\n", launch * 1e3);
     printf("scatter_load_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scl * 1e6));
-    printf("scatter_store_lines_per_ns = %.2f\n", (double)slines * sreps2 / (scs * 1e6));
+    printf("scatter_store_lines_per_ns = %.2f\n", (double)coln * coln / (scs * 1e6));
+    printf("# scatter_store measured as a transpose writes (column_store); random lines in L2: %.2f\n",
+           (double)slines * sreps2 / (scr * 1e6));
     static const char *level[4] = {"l1", "l2", "dram", "smem"};
     for (int l = 0; l < 4; l++) printf("lat_%s_ns = %.1f\nlat16_%s_ns = %.1f\n", level[l], lat[l][0], level[l], lat[l][1]);
     /* DRAM GB/s moved by the loaded chases and the ns a hop took then */

@@ -46,9 +46,11 @@ __global__ void smem_read(int reps, float *sink)
 
 __global__ void empty_kernel() {}
 
-// Scattered requests: every lane of a warp in its own 128-byte line (a 4 KiB
-// stride), a grid-stride walk over a buffer that fits in L2, so the L1/L2
-// request path and not DRAM sets the pace.  STORE: the same with stores.
+// Scattered requests: every lane of a warp in its own 128-byte line, a
+// grid-stride walk over a buffer that fits in L2, so the L1/L2 request path
+// and not DRAM sets the pace.  STORE: the same with stores.  Run it long
+// (hundreds of microseconds): 20 passes (60 us) measured the ramp as well,
+// 107 lines a ns for loads where 400 passes give 158.
 template <bool STORE> __global__ void scatter(float *p, size_t lines, int reps, float *sink)
 {
     float acc = 0.f;
@@ -62,6 +64,19 @@ template <bool STORE> __global__ void scatter(float *p, size_t lines, int reps, 
             else acc += p[line * 32];
         }
     if (acc == -1.2345e30f) *sink = acc;
+}
+
+// Scattered stores as a transpose makes them: the column walk of an N x N
+// float matrix larger than L2.  Thread (x, y) of a 32 x 8 block writes row
+// (bx * 32 + x), columns (by * 32 + y + 8k), k < 4: a warp's lanes are rows
+// apart (a line each), the block's warps and passes fill the 32 columns of
+// those lines.  Random lines of a buffer in L2 (scatter<true>) go 20% slower
+// on the H100 (50 lines a ns against 61), but this is the store users
+// scatter.
+__global__ void column_store(float *p, int n)
+{
+    int row = blockIdx.x * 32 + threadIdx.x, col0 = blockIdx.y * 32 + threadIdx.y;
+    for (int k = 0; k < 32; k += 8) p[(size_t)row * n + col0 + k] = (float)k;
 }
 
 // Dependent chains through a random cycle of 128-byte lines, for the latency
