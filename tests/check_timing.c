@@ -251,6 +251,59 @@ START_TEST(test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_over
 }
 END_TEST
 
+/* Warps sharing a scheduler wait for each other where their stalls alone
+ * and their issue are about as long: one block of 8 warps (2 a scheduler),
+ * each warp 500 cycles of issue in a 1000-cycle path, takes 1250 cycles
+ * (a closed queue: the second warp finds the first issuing a quarter of
+ * the time), where the larger of the two says 1000; far from the knee
+ * (a 4000-cycle path) they barely meet. */
+START_TEST(test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee)
+{
+    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\npipe_fma = 8\nlaunch_b2b_us = 1\n");
+    const double path[2] = {1000, 4000}, want[2] = {1.25, 4.0625};
+    for (int k = 0; k < 2; k++) {
+        coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+        coalsim_exec e = {.isa = "SASS", .path_blocks = 1, .block_threads = 256, .inst_executed = 4000,
+                          .path_cycles = path[k]};
+        e.pipe_inst[COALSIM_PIPE_FMA] = 4000;            /* issue: 4000 / 4 = 1000 cycles, 500 a warp */
+        coalsim_hier_counts c = {0};
+        coalsim_time tm;
+        ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
+        coalsim_timing_free(t);
+        ck_assert_double_eq_tol(tm.issue_us, 1.0, 1e-9);
+        ck_assert_double_eq_tol(tm.path_us, want[k], 1e-9);
+        ck_assert_double_eq_tol(tm.total_us, 1 + want[k], 1e-9);
+        ck_assert_str_eq(tm.bound, "latency");
+    }
+}
+END_TEST
+
+/* The blocks a SM holds use its L1 data pipe and DRAM one stretch after
+ * another (load, then work): 2 blocks, each 1000 cycles of L1 and 900 of
+ * DRAM, take what a closed queue of 2 jobs over the two says (2853
+ * cycles), not the larger of the two (2000). */
+START_TEST(test_blocks_queue_for_the_l1_data_pipe_and_dram_in_turn)
+{
+    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nsmem_wavefronts_per_cycle = 1\n"
+                                         "l1_lines_per_cycle = 1\nlaunch_b2b_us = 1\n");
+    coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+    for (uint64_t b = 0; b < 2; b++)
+        for (int i = 0; i < 1000; i++) feed(t, COALSIM_LD, b, (uint64_t)i % 8);
+    coalsim_exec e = {.isa = "PTX", .path_blocks = 2, .block_threads = 256, .inst_executed = 2000};
+    e.pipe_inst[COALSIM_PIPE_LSU] = 2000;
+    coalsim_hier_counts c = {.dram_read = 5400000};            /* 1.8 us at 3000 GB/s */
+    coalsim_time tm;
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
+    coalsim_timing_free(t);
+    ck_assert_double_eq_tol(tm.smem_us, 2.0, 1e-9);
+    ck_assert_double_eq_tol(tm.dram_b2b_us, 1.8, 1e-9);
+    /* one job: each queue empty; two: each waits for the other's share */
+    double d1 = 1.0, d2 = 0.9, q1 = d1 / (d1 + d2), q2 = d2 / (d1 + d2);
+    ck_assert_double_eq_tol(tm.total_us, 1 + d1 * (1 + q1) + d2 * (1 + q2), 1e-9);
+    ck_assert_str_eq(tm.bound, "L1/shared");
+}
+END_TEST
+
 START_TEST(test_profile_errors_name_the_line)
 {
     coalsim_profile p;
@@ -298,6 +351,8 @@ Suite *make_timing_suite(void)
     tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
     tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);
     tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
+    tcase_add_test(c, test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee);
+    tcase_add_test(c, test_blocks_queue_for_the_l1_data_pipe_and_dram_in_turn);
     tcase_add_test(c, test_l1_pipe_time_is_the_busiest_sms);
     tcase_add_test(c, test_a_round_trip_holds_up_to_mlp_loads);
     tcase_add_test(c, test_a_store_ends_a_round_trip);

@@ -8,7 +8,9 @@
  *   issue     its blocks' warp instructions / issue_per_cycle
  *   pipe      the busiest pipe: its instructions / pipe_NAME
  *   L1/shared its L1 data pipe: shared wavefronts and lines that hit at the
- *             per-cycle rates, scattered lines that miss at the scatter rates
+ *             per-cycle rates, scattered lines that miss at the scatter rates;
+ *             with DRAM, as a closed queue of the blocks it holds (they use
+ *             the two one stretch after another)
  *   dispatch  its blocks started one after another, block_ns each
  *   latency   waves = ceil(nsm / B) times a block's time: its critical path
  *             (coalsim_exec) with each global load on it taking the latency
@@ -21,7 +23,9 @@
  *             apart, they share the schedulers and pipes as far as their
  *             stretches overlap: coalsim_exec_phase);
  *             or, if longer, its blocks through the SM's one dispatcher in
- *             steady state (a closed queue: block_throughput)
+ *             steady state (a closed queue: closed_queue), or its
+ *             warps through their schedulers, each warp's stalls and its
+ *             issue (the busiest of issue and pipe) as a closed queue
  *
  * and, for the whole device, DRAM and L2 traffic at their rates and the
  * global atomics: on the busiest address one after another (atomic_same_ns),
@@ -47,6 +51,9 @@ typedef struct {
     unsigned resident;          /* blocks it holds at once */
     double path;                /* a block's path without its loads' latency, cycles */
     double dram_bytes;
+    double sched_warps;         /* warps a scheduler holds at once */
+    double block_warps;
+    double warp_issue;          /* a warp's cycles on its scheduler (issue or busiest pipe) */
 } lat_term;
 
 /* A global load's latency on the paths (cycles) when DRAM moves GBS. */
@@ -64,29 +71,40 @@ static double load_cycles(const lat_term *L, double gbs)
             (double)n[COALSIM_LV_DRAM] * dram) / all * L->clk;
 }
 
-/* Blocks a SM finishes a cycle in steady state, R of them resident, each
- * living LIFE cycles and then started again by the SM's one block
- * dispatcher, D cycles a block: a closed queueing network (the machine
- * repairman's), solved exactly by mean value analysis.  Far from the knee
- * it is R / (LIFE + D) or 1 / D; near it (R * D about LIFE) blocks that
- * end together wait in line for the dispatcher, and the SM does less than
- * either says: haxpy, 8 blocks a SM of about 1060-cycle lives and
- * 156-cycle starts, took 453 us on the H100 where the larger of the two
- * said 317. */
-static double block_throughput(unsigned r, double life, double d)
+/* Jobs a cycle through a closed queueing network solved exactly by mean
+ * value analysis: N jobs, each DELAY cycles on its own and then D[i]
+ * cycles at each of K queues in turn.  Far from the knee it is
+ * N / (DELAY + sum D) or 1 / max D; near it jobs wait in line and the
+ * network does less than either says.  The model's three:
+ *   blocks through the SM's one dispatcher (DELAY: a block's life, D: its
+ *   start): haxpy, 8 blocks a SM of about 1060-cycle lives and 156-cycle
+ *   starts, took 453 us on the H100 where the larger of the two said 317;
+ *   warps through their scheduler (DELAY: a warp's stalls, D: its issue):
+ *   nbody, one block of 8 warps a SM, 2 warps a scheduler, issues every 3.6
+ *   cycles a warp on the H100 where its stalls alone say 2.6, 0.3 of it
+ *   "not selected" in ncu's words;
+ *   blocks through the L1 data pipe and DRAM (no DELAY; the blocks a SM
+ *   holds, in phase, load a tile, then work on it): transpose2, 2 blocks of
+ *   32 warps a SM, L1 307 us and DRAM 195 us, took 416 us. */
+static double closed_queue(double n, double delay, const double *d, int k)
 {
-    double q = 0, x = 0;
-    for (unsigned n = 1; n <= r; n++) {
-        double wait = d * (1 + q);
-        x = n / (life + wait);
-        q = x * wait;
+    unsigned jobs = n < 1 ? 1 : (unsigned)lround(n);
+    double q[2] = {0, 0}, x = 0;
+    if (k > 2) k = 2;
+    for (unsigned j = 1; j <= jobs; j++) {
+        double r[2] = {0, 0}, all = delay;
+        for (int i = 0; i < k; i++) all += r[i] = d[i] * (1 + q[i]);
+        x = all > 0 ? j / all : 0;
+        for (int i = 0; i < k; i++) q[i] = x * r[i];
     }
     return x;
 }
 
 /* The latency term (cycles) if the kernel takes T cycles: wave after wave
  * of its blocks (the last wave's tail counted whole), and no less than
- * the steady state of the blocks through the dispatcher. */
+ * the steady state of the blocks through the dispatcher, nor than that
+ * of the warps through their scheduler (a block's time is each of its
+ * warps' stalls and issue). */
 static double latency_at(const lat_term *L, double t)
 {
     double gbs = t > 0 ? L->dram_bytes / (t / L->clk) : 0;
@@ -95,8 +113,14 @@ static double latency_at(const lat_term *L, double t)
     double block = L->path + L->k * ld + (L->tail - 1) * ld * sqrt(L->k) + start;
     double waves = L->waves * block;
     if (start > 0 && L->resident) {
-        double x = block_throughput(L->resident, block - start, start);
-        if (x > 0 && L->nsm / x > waves) return L->nsm / x;
+        double x = closed_queue(L->resident, block - start, &start, 1);
+        if (x > 0 && L->nsm / x > waves) waves = L->nsm / x;
+    }
+    if (L->warp_issue > 0 && L->sched_warps > 0) {
+        double waiting = block - L->warp_issue > 0 ? block - L->warp_issue : 0;
+        double x = closed_queue(L->sched_warps, waiting, &L->warp_issue, 1);
+        double all = L->nsm * L->block_warps / 4;
+        if (x > 0 && all / x > waves) waves = all / x;
     }
     return waves;
 }
@@ -157,6 +181,15 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
     out->dram_b2b_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)writes / (write_gbs * 1e3);
     double dram = out->dram_b2b_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
+    /* the blocks a SM holds at once, in phase, use its L1 data pipe and its
+     * share of DRAM one stretch after another: a closed queue of them over
+     * the two overlaps them less than the larger of the two says */
+    double both = 0;
+    if (data > 0 && dram > 0) {
+        double d2[2] = {data / nsm, dram / nsm};
+        double x = closed_queue(occ.blocks < nsm ? occ.blocks : nsm, 0, d2, 2);
+        if (x > 0) both = nsm / x;
+    }
     /* the latency term */
     lat_term L = {.p = p, .e = e, .t = out, .clk = clk};
     L.waves = ceil(nsm / occ.blocks);
@@ -171,13 +204,17 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     L.path = (e->path_cycles + (inphase >= 1 ? e->path_phase[(int)inphase - 1] : 0)) / blocks;
     L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
     L.dram_bytes = (double)(c->dram_read + writes);
+    /* the warps on each of the SM's 4 schedulers */
+    L.block_warps = (double)((e->block_threads + 31) / 32);
+    L.sched_warps = (occ.blocks < nsm ? occ.blocks : nsm) * L.block_warps / 4;
+    if (nsm * L.block_warps > 0) L.warp_issue = (issue > pipe ? issue : pipe) / (nsm * L.block_warps / 4);
     double fixed = issue;
     const char *bound = "issue";
     struct {
         double v;
         const char *name;
     } terms[] = {{pipe, "pipe"}, {data, "L1/shared"}, {dispatch, "launch/tail"}, {atomic, "atomics"},
-                 {dram, "DRAM"}, {l2, "L2"}};
+                 {dram, "DRAM"}, {l2, "L2"}, {both, data > dram ? "L1/shared" : "DRAM"}};
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
         if (terms[i].v > fixed) fixed = terms[i].v, bound = terms[i].name;
     /* T = max(fixed, latency(T)); latency falls as T grows */
