@@ -52,7 +52,7 @@ typedef struct {
     double path;                /* a block's path without its loads' latency, cycles */
     double dram_bytes;
     double sched_warps;         /* warps a scheduler holds at once */
-    double block_warps;
+    double sched_all;           /* warps a scheduler runs in all */
     double warp_issue;          /* a warp's cycles on its scheduler (issue or busiest pipe) */
 } lat_term;
 
@@ -86,13 +86,14 @@ static double load_cycles(const lat_term *L, double gbs)
  *   blocks through the L1 data pipe and DRAM (no DELAY; the blocks a SM
  *   holds, in phase, load a tile, then work on it): transpose2, 2 blocks of
  *   32 warps a SM, L1 307 us and DRAM 195 us, took 416 us. */
+#define QUEUES_MAX 2     /* the most queues (K) a caller passes: D has K of them */
+
 static double closed_queue(double n, double delay, const double *d, int k)
 {
     unsigned jobs = n < 1 ? 1 : (unsigned)lround(n);
-    double q[2] = {0, 0}, x = 0;
-    if (k > 2) k = 2;
+    double q[QUEUES_MAX] = {0}, x = 0;
     for (unsigned j = 1; j <= jobs; j++) {
-        double r[2] = {0, 0}, all = delay;
+        double r[QUEUES_MAX] = {0}, all = delay;
         for (int i = 0; i < k; i++) all += r[i] = d[i] * (1 + q[i]);
         x = all > 0 ? j / all : 0;
         for (int i = 0; i < k; i++) q[i] = x * r[i];
@@ -119,8 +120,7 @@ static double latency_at(const lat_term *L, double t)
     if (L->warp_issue > 0 && L->sched_warps > 0) {
         double waiting = block - L->warp_issue > 0 ? block - L->warp_issue : 0;
         double x = closed_queue(L->sched_warps, waiting, &L->warp_issue, 1);
-        double all = L->nsm * L->block_warps / 4;
-        if (x > 0 && all / x > waves) waves = all / x;
+        if (x > 0 && L->sched_all / x > waves) waves = L->sched_all / x;
     }
     return waves;
 }
@@ -144,6 +144,7 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     coalsim_occupancy occ;
     if (coalsim_occupancy_of(lim, e->block_threads, e->regs, e->smem_block, &occ) != 0) occ.blocks = 1, occ.warps = 1;
     const double blocks = (double)e->path_blocks, nsm = ceil(blocks / sms), share = nsm / blocks;
+    const double held = occ.blocks < nsm ? occ.blocks : nsm;  /* blocks the busiest SM holds at once */
     out->exec_modelled = 1;
     out->occupancy_blocks = occ.blocks;
     out->occupancy_warps = occ.warps;
@@ -187,7 +188,7 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     double both = 0;
     if (data > 0 && dram > 0) {
         double d2[2] = {data / nsm, dram / nsm};
-        double x = closed_queue(occ.blocks < nsm ? occ.blocks : nsm, 0, d2, 2);
+        double x = closed_queue(held, 0, d2, 2);
         if (x > 0) both = nsm / x;
     }
     /* the latency term */
@@ -199,15 +200,16 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     /* the blocks of a wave start together and stay in phase: where their
      * stretches between barriers are issue-bound, they issue one after
      * another on the SM's schedulers */
-    double inphase = occ.blocks < nsm ? occ.blocks : nsm;     /* no more than the SM has */
+    double inphase = held;
     if (inphase > COALSIM_PHASE_BLOCKS) inphase = COALSIM_PHASE_BLOCKS;
     L.path = (e->path_cycles + (inphase >= 1 ? e->path_phase[(int)inphase - 1] : 0)) / blocks;
     L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
     L.dram_bytes = (double)(c->dram_read + writes);
     /* the warps on each of the SM's 4 schedulers */
-    L.block_warps = (double)((e->block_threads + 31) / 32);
-    L.sched_warps = (occ.blocks < nsm ? occ.blocks : nsm) * L.block_warps / 4;
-    if (nsm * L.block_warps > 0) L.warp_issue = (issue > pipe ? issue : pipe) / (nsm * L.block_warps / 4);
+    double block_warps = (double)((e->block_threads + 31) / 32);
+    L.sched_warps = held * block_warps / 4;
+    L.sched_all = nsm * block_warps / 4;
+    if (L.sched_all > 0) L.warp_issue = (issue > pipe ? issue : pipe) / L.sched_all;
     double fixed = issue;
     const char *bound = "issue";
     struct {
