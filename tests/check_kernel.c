@@ -337,6 +337,119 @@ START_TEST(test_kernel_bad_ptx_names_the_line)
 }
 END_TEST
 
+/* Run KERNEL of the PTX TEXT as one block of BLOCK threads with the H100's
+ * profile, as --hier --profile does; *KP gets the kernel, to free after
+ * the analysis returned. */
+static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigned block, const char *args,
+                                   coalsim_kernel **kp)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(text, strlen(text), "sched.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    static coalsim_profile p;           /* static: the analysis keeps pointers to them */
+    static coalsim_hier_cfg h;
+    static coalsim_sm_limits lim;
+    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
+    ck_assert(fp != NULL);
+    ck_assert_int_eq(coalsim_profile_read(fp, "gpu/profiles/h100.txt", &p, err, sizeof err), 0);
+    fclose(fp);
+    ck_assert_int_eq(coalsim_hier_preset("hopper", &h), 0);
+    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &lim), 0);
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim, .mlp = 16};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    ck_assert(a != NULL);
+    coalsim_launch l = {.kernel = kernel, .grid = {1, 1, 1}, .block = {block, 1, 1}, .args = args, .threads = 1};
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert(coalsim_analysis_exec(a) != NULL);
+    *kp = k;
+    return a;
+}
+
+/* The loads on a block's path as the time model sees them (ptx_sched.c):
+ * one block of 32 threads. */
+static double path_loads_of(const char *text, const char *kernel, const char *args)
+{
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed(text, kernel, 32, args, &k);
+    const coalsim_exec *e = coalsim_analysis_exec(a);
+    ck_assert(e->path_blocks == 1);
+    double loads = e->path_loads;
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+    return loads;
+}
+
+#define SCHED_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"
+
+/* ptxas keeps a load behind an earlier store that may write the same
+ * memory (the CUDA samples' copy is LDG, STG, LDG, STG on the H100): two
+ * round trips, not one; a load of read-only data (ld.global.nc) moves up. */
+#define COPY2(LD)                                                                                                  \
+    SCHED_HEAD ".visible .entry copy2(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<3>;\n"     \
+               ".reg .b32 %r<2>;\nld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nmov.u32 %r1, %tid.x;\n"        \
+               "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n" LD             \
+               " %f1, [%rd4];\nst.global.f32 [%rd5], %f1;\n" LD " %f2, [%rd4+128];\nst.global.f32 [%rd5+128], %f2;\n" \
+               "ret;\n}\n"
+
+START_TEST(test_kernel_a_load_waits_for_an_earlier_store_unless_read_only)
+{
+    ck_assert_double_eq(path_loads_of(COPY2("ld.global.f32"), "copy2", "a:256=iotaf,b:256"), 2);
+    ck_assert_double_eq(path_loads_of(COPY2("ld.global.nc.f32"), "copy2", "a:256=iotaf,b:256"), 1);
+}
+END_TEST
+
+/* ptxas moves a load up past the uses of earlier loads only so far (col_sum's
+ * 16 unrolled loads: 14 above the first FADD, 2 after it on the H100):
+ * 30 loads each added to a running sum in one basic block take two round
+ * trips, not one, and not 30. */
+START_TEST(test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones)
+{
+    char text[8192];
+    int n = snprintf(text, sizeof text,
+                     SCHED_HEAD ".visible .entry sum30(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %%rd<5>;\n"
+                     ".reg .f32 %%f<64>;\n.reg .b32 %%r<2>;\nld.param.u64 %%rd1, [pa];\nld.param.u64 %%rd2, [pb];\n"
+                     "mov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd3, %%r1, 4;\nadd.s64 %%rd4, %%rd1, %%rd3;\n"
+                     "mov.f32 %%f0, 0f00000000;\n");
+    for (int i = 1; i <= 30; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "ld.global.f32 %%f%d, [%%rd4+%d];\nadd.f32 %%f%d, %%f%d, %%f%d;\n",
+                      i, 128 * (i - 1), 31 + i, i == 1 ? 0 : 30 + i, i);
+    snprintf(text + n, sizeof text - (size_t)n, "add.s64 %%rd4, %%rd2, %%rd3;\nst.global.f32 [%%rd4], %%f61;\nret;\n}\n");
+    ck_assert_double_eq(path_loads_of(text, "sum30", "a:4K=iotaf,b:128"), 2);
+}
+END_TEST
+
+/* The ALU instructions two warps (one block of 64 threads) issue. */
+static double alu_issued(const char *text, const char *kernel)
+{
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed(text, kernel, 64, "o:256", &k);
+    double alu = coalsim_analysis_exec(a)->pipe_inst[COALSIM_PIPE_ALU];
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+    return alu;
+}
+
+#define IFCONV(BRANCH)                                                                                              \
+    SCHED_HEAD ".visible .entry step(.param .u64 po)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n" \
+               "mov.u32 %r1, %tid.x;\nsetp.ge.u32 %p1, %r1, 32;\n" BRANCH                                           \
+               "add.s32 %r2, %r1, 1;\nadd.s32 %r3, %r2, 2;\nadd.s32 %r4, %r3, 3;\nadd.s32 %r5, %r4, 4;\n"           \
+               "add.s32 %r6, %r5, 5;\nadd.s32 %r7, %r6, 6;\nadd.s32 %r8, %r7, 7;\nadd.s32 %r9, %r8, 8;\n"           \
+               "add.s32 %r10, %r9, 9;\nadd.s32 %r11, %r10, 10;\n"                                                    \
+               "$L_end:\nret;\n}\n"
+
+/* ptxas predicates a short branch with no control in it, and then every
+ * warp issues its instructions, the ones whose lanes are all off too
+ * (reduce1's step, 9 PTX instructions, is 7 predicated SASS ones on the
+ * H100): a branch over 10 adds that one of two warps skips costs what
+ * the adds cost with no branch. */
+START_TEST(test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it)
+{
+    double straight = alu_issued(IFCONV(""), "step");
+    ck_assert_double_gt(straight, 0);
+    ck_assert_double_eq_tol(alu_issued(IFCONV("@%p1 bra $L_end;\n"), "step"), straight, 1e-9);
+}
+END_TEST
+
 /* Registers for the time's occupancy come from ptxas on the module's PTX;
  * a listing given alone has no module to ask (1: not known), and a name
  * that matches no kernel is an error. */
@@ -373,6 +486,9 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_floats_doubles_and_halves);
     tcase_add_test(c, test_kernel_barrier_in_a_loop_with_dynamic_shared_memory);
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
+    tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
+    tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
+    tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

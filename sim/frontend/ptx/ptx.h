@@ -205,7 +205,12 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define SB_CMP_IMM 64              /* a setp with a constant operand */
 #define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
 #define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
+#define PTX_HOIST 48               /* a load issues after every instruction this many or more before it */
 #define SB_LOAD 128                /* sb_flags: a load or 64-bit address arithmetic, which ptxas may move up past any number of others */
+#define SB_ST_GLOBAL 256           /* sb_flags: writes global, local or generic memory (a store, reduction, atomic) */
+#define SB_ST_SHARED 512           /* writes shared (or generic) memory */
+#define SB_LD_GLOBAL 1024          /* reads global, local or generic memory that a store may have written */
+#define SB_LD_SHARED 2048          /* reads shared (or generic) memory */
 #define PTX_SCLASSES 40            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
@@ -241,7 +246,8 @@ typedef struct pinst {
     uint64_t imm;              /* and that constant, when fn is fn_imm */
     /* the time model's scoreboard (ptx_sched.c): the class, and the slots
      * read and written (predicates after the function's register slots) */
-    uint8_t sb_cls, sb_nsrc, sb_ndst, sb_flags;
+    uint8_t sb_cls, sb_nsrc, sb_ndst;
+    uint16_t sb_flags;
     uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
 } pinst;
@@ -359,6 +365,10 @@ typedef struct pwarp {
     uint64_t sb_end;           /* the latest issue of the basic block so far */
     uint64_t sb_ring[PTX_WINDOW];   /* issue times of the last PTX_WINDOW instructions (a ring) */
     unsigned sb_head;
+    uint64_t sb_far[PTX_HOIST];     /* issue times of the last PTX_HOIST instructions (a ring) */
+    uint64_t sb_floor;         /* the latest issue of the instructions before those */
+    uint64_t sb_stored[2];     /* the latest issue of a store to global (0) and to shared (1) memory */
+    unsigned sb_fhead;
     unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */

@@ -315,6 +315,15 @@ static int run_warp(pctx *x, pwarp *w)
             if (!(in->sb_flags & SB_LOAD) && *old > t) t = *old;
             *old = t;
             w->sb_head = (w->sb_head + 1) % PTX_WINDOW;
+            uint64_t *far = &w->sb_far[w->sb_fhead];
+            if (*far > w->sb_floor) w->sb_floor = *far;
+            if (w->sb_floor > t) t = w->sb_floor;
+            *far = t;
+            w->sb_fhead = (w->sb_fhead + 1) % PTX_HOIST;
+            if ((in->sb_flags & SB_LD_GLOBAL) && w->sb_stored[0] > t) t = w->sb_stored[0];
+            if ((in->sb_flags & SB_LD_SHARED) && w->sb_stored[1] > t) t = w->sb_stored[1];
+            if ((in->sb_flags & SB_ST_GLOBAL) && t > w->sb_stored[0]) w->sb_stored[0] = t;
+            if ((in->sb_flags & SB_ST_SHARED) && t > w->sb_stored[1]) w->sb_stored[1] = t;
             unsigned c = in->sb_cls;
             w->sb_t += x->sb_issue[c];
             if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
@@ -428,6 +437,9 @@ int ptx_run_block(pctx *x, uint64_t b)
         memset(w->sb_pq, 0, sizeof w->sb_pq);
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
+        memset(w->sb_far, 0, sizeof w->sb_far);
+        w->sb_floor = 0, w->sb_fhead = 0;
+        w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;

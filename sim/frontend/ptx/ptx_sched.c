@@ -19,7 +19,16 @@
  *            the rest roughly in order (registers are few): an instruction
  *            other than a load (or its 64-bit address arithmetic) issues no earlier than the one PTX_WINDOW
  *            before it (integrateBodies' unrolled bodies do not overlap:
- *            65 cycles a body on the H100, about the chain of one).  A global
+ *            65 cycles a body on the H100, about the chain of one).  Loads
+ *            move up only so far: any instruction issues no earlier than
+ *            every one PTX_HOIST or more before it (col_sum's 16 unrolled
+ *            loads: ptxas puts 14 above the first FADD and 2 after it, so
+ *            a batch takes two round trips, 418 us predicted against 388
+ *            measured, 244 when all 16 moved up).  A load issues no earlier
+ *            than an earlier store to the same space, which may have written
+ *            what it reads (the CUDA samples' copy is LDG, STG, LDG, STG;
+ *            reduceGmem's warp steps each load what the step before stored),
+ *            unless it reads read-only data (ld.global.nc).  A global
  *            or local load's latency is COALSIM_PATH_LOAD_CYCLES, and the
  *            loads on the path are counted apart (the time model puts the
  *            latency of the level that served them in).  Times are packed
@@ -276,6 +285,19 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
      * FADDs; kept behind the window, the adds waiting for the first loads
      * held back the next loads' addresses, 4 loads a round trip, not 16 */
     if (in->sb_cls == SC_INT64 || (in->sb_flags & SB_WIDE_MUL)) in->sb_flags |= SB_LOAD;
+    /* memory a load may share with an earlier store: ptxas keeps the two
+     * in order unless the load is of read-only data (ld.global.nc, __ldg).
+     * The CUDA samples' copy is LDG, STG, LDG, STG; reduceGmem's warp
+     * steps each load what the step before stored */
+    if (in->sb_cls == SC_ST || in->sb_cls == SC_ATOM_GLOBAL || in->sb_cls == SC_ATOM_SHARED ||
+        in->sb_cls == SC_LD_GLOBAL || in->sb_cls == SC_LD_SHARED) {
+        pspace sp = mem_space(ri);
+        int global = sp != SP_SHARED, shared = sp == SP_SHARED || sp == SP_GENERIC;
+        int writes = in->sb_cls == SC_ST || in->sb_cls == SC_ATOM_GLOBAL || in->sb_cls == SC_ATOM_SHARED;
+        int reads = in->sb_cls != SC_ST && !ptx_has_mod(ri, "nc") && !is(ri, "ldu");
+        if (writes) in->sb_flags |= (global ? SB_ST_GLOBAL : 0) | (shared ? SB_ST_SHARED : 0);
+        if (reads) in->sb_flags |= (global ? SB_LD_GLOBAL : 0) | (shared ? SB_LD_SHARED : 0);
+    }
     ptype dt = ptx_mod_type(ri, 0);
     if (ptype_bytes(dt) == 8 || (ptype_bytes(dt) == 4 && ptx_has_mod(ri, "wide"))) in->sb_flags |= SB_DST64;
     uint32_t v;
@@ -286,7 +308,7 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     for (unsigned k = 0; k < ri->nops; k++) operand(f, ri, k, in, writes && k == 0);
 }
 
-#define IFCONV_MAX 8       /* instructions a predicated branch skips, at most */
+#define IFCONV_MAX 12      /* instructions a predicated branch skips, at most */
 #define UNROLL_BODY 20     /* a loop ptxas unrolls: instructions, at most */
 #define UNROLL PTX_UNROLL  /* and how many times (ptx.h) */
 
@@ -430,7 +452,10 @@ void ptx_sched_fix(pfunc *f)
      * of ptxas's own transformations join blocks:
      *   - a branch over at most IFCONV_MAX instructions with no control
      *     among them becomes predication (reduce6's bounds-checked second
-     *     load is a predicated LDG in its SASS, beside the first);
+     *     load is a predicated LDG in its SASS, beside the first;
+     *     reduce1's step, 9 PTX instructions with two shared loads and a
+     *     store, is 7 predicated SASS ones every warp issues; runs of 11
+     *     predicated instructions are in the outside suite's SASS);
      *   - a small counted loop (one block of at most UNROLL_BODY
      *     instructions closed by a compare with a constant) is unrolled
      *     UNROLL times (col_sum's PTX loop of 4 loads is 16 LDGs in its
