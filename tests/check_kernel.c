@@ -429,24 +429,29 @@ static double alu_issued(const char *text, const char *kernel)
     return alu;
 }
 
-#define IFCONV(BRANCH)                                                                                              \
-    SCHED_HEAD ".visible .entry step(.param .u64 po)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n" \
+#define IFCONV(BRANCH, MORE)                                                                                        \
+    SCHED_HEAD ".visible .entry step(.param .u64 po)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<14>;\n.reg .b64 %rd<4>;\n" \
                "mov.u32 %r1, %tid.x;\nsetp.ge.u32 %p1, %r1, 32;\n" BRANCH                                           \
                "add.s32 %r2, %r1, 1;\nadd.s32 %r3, %r2, 2;\nadd.s32 %r4, %r3, 3;\nadd.s32 %r5, %r4, 4;\n"           \
                "add.s32 %r6, %r5, 5;\nadd.s32 %r7, %r6, 6;\nadd.s32 %r8, %r7, 7;\nadd.s32 %r9, %r8, 8;\n"           \
-               "add.s32 %r10, %r9, 9;\nadd.s32 %r11, %r10, 10;\n"                                                    \
+               "add.s32 %r10, %r9, 9;\nadd.s32 %r11, %r10, 10;\n" MORE                                               \
                "$L_end:\nret;\n}\n"
+#define TWO_MORE "add.s32 %r12, %r11, 11;\nadd.s32 %r13, %r12, 12;\n"
 
 /* ptxas predicates a short branch with no control in it, and then every
  * warp issues its instructions, the ones whose lanes are all off too
- * (reduce1's step, 9 PTX instructions, is 7 predicated SASS ones on the
- * H100): a branch over 10 adds that one of two warps skips costs what
- * the adds cost with no branch. */
+ * (reduce1's step, 9 PTX instructions, and prescan's up-sweep step, 10,
+ * are 7 predicated SASS ones on the H100; prescan's down-sweep step, 12,
+ * stays a branch): a branch over 10 adds that one of two warps skips costs
+ * what the adds cost with no branch; over 12, the warp that skips them
+ * issues none of them. */
 START_TEST(test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it)
 {
-    double straight = alu_issued(IFCONV(""), "step");
+    double straight = alu_issued(IFCONV("", ""), "step");
     ck_assert_double_gt(straight, 0);
-    ck_assert_double_eq_tol(alu_issued(IFCONV("@%p1 bra $L_end;\n"), "step"), straight, 1e-9);
+    ck_assert_double_eq_tol(alu_issued(IFCONV("@%p1 bra $L_end;\n", ""), "step"), straight, 1e-9);
+    double straight12 = alu_issued(IFCONV("", TWO_MORE), "step");
+    ck_assert_double_eq_tol(alu_issued(IFCONV("@%p1 bra $L_end;\n", TWO_MORE), "step"), straight12 - 12, 1e-9);
 }
 END_TEST
 

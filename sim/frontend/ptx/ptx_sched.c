@@ -308,7 +308,7 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     for (unsigned k = 0; k < ri->nops; k++) operand(f, ri, k, in, writes && k == 0);
 }
 
-#define IFCONV_MAX 12      /* instructions a predicated branch skips, at most */
+#define IFCONV_MAX 10      /* instructions a predicated branch skips, at most */
 #define UNROLL_BODY 20     /* a loop ptxas unrolls: instructions, at most */
 #define UNROLL PTX_UNROLL  /* and how many times (ptx.h) */
 
@@ -453,9 +453,10 @@ void ptx_sched_fix(pfunc *f)
      *   - a branch over at most IFCONV_MAX instructions with no control
      *     among them becomes predication (reduce6's bounds-checked second
      *     load is a predicated LDG in its SASS, beside the first;
-     *     reduce1's step, 9 PTX instructions with two shared loads and a
-     *     store, is 7 predicated SASS ones every warp issues; runs of 11
-     *     predicated instructions are in the outside suite's SASS);
+     *     reduce1's step (9 PTX instructions: two shared loads, an add, a
+     *     store) and prescan's up-sweep step (10) are 7 predicated SASS
+     *     instructions every warp issues; prescan's down-sweep step (12:
+     *     three loads and two stores) stays a branch);
      *   - a small counted loop (one block of at most UNROLL_BODY
      *     instructions closed by a compare with a constant) is unrolled
      *     UNROLL times (col_sum's PTX loop of 4 loads is 16 LDGs in its
