@@ -455,6 +455,44 @@ START_TEST(test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it)
 }
 END_TEST
 
+#define DIAMOND(BRANCHES)                                                                                            \
+    SCHED_HEAD ".visible .entry step(.param .u64 po)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n"                       \
+               "mov.u32 %r1, %tid.x;\nsetp.ge.u32 %p1, %r1, 32;\n" BRANCHES
+
+/* ptxas predicates a short if/else, both sides (s3d_hybrid's "bound ?
+ * global load : shared load" is @P LDS beside @!P LDG in its SASS): warp 0
+ * takes one side and warp 1 the other, and each issues both, as the same
+ * adds with no branches would be. */
+START_TEST(test_kernel_a_short_if_else_is_predicated_on_both_sides)
+{
+    double straight = alu_issued(DIAMOND("add.s32 %r2, %r1, 1;\nadd.s32 %r3, %r2, 2;\nadd.s32 %r4, %r1, 3;\n"
+                                         "add.s32 %r5, %r4, 4;\nret;\n}\n"),
+                                 "step");
+    double diamond = alu_issued(DIAMOND("@%p1 bra $L_then;\nadd.s32 %r2, %r1, 1;\nadd.s32 %r3, %r2, 2;\n"
+                                        "bra.uni $L_join;\n$L_then:\nadd.s32 %r4, %r1, 3;\nadd.s32 %r5, %r4, 4;\n"
+                                        "$L_join:\nret;\n}\n"),
+                                "step");
+    ck_assert_double_gt(straight, 0);
+    ck_assert_double_eq_tol(diamond, straight, 1e-9);
+}
+END_TEST
+
+/* ptxas schedules a block as if what it reads from earlier blocks were
+ * ready: a use of a load still on its way goes near the top, and in-order
+ * issue holds the block's own load behind it (s3d_hybrid's FADD of the
+ * plane above, before the LDG of the halo beside it): two round trips. */
+START_TEST(test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads)
+{
+    static const char text[] =
+        SCHED_HEAD ".visible .entry use(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<5>;\n"
+                   ".reg .b32 %r<2>;\nld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nmov.u32 %r1, %tid.x;\n"
+                   "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+                   "ld.global.nc.f32 %f1, [%rd4];\nbar.sync 0;\nadd.f32 %f2, %f1, %f1;\n"
+                   "ld.global.nc.f32 %f3, [%rd4+128];\nadd.f32 %f4, %f2, %f3;\nst.global.f32 [%rd5], %f4;\nret;\n}\n";
+    ck_assert_double_eq(path_loads_of(text, "use", "a:256=iotaf,b:256"), 2);
+}
+END_TEST
+
 /* Registers for the time's occupancy come from ptxas on the module's PTX;
  * a listing given alone has no module to ask (1: not known), and a name
  * that matches no kernel is an error. */
@@ -494,6 +532,8 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
+    tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);
+    tcase_add_test(c, test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

@@ -205,6 +205,7 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define SB_CMP_IMM 64              /* a setp with a constant operand */
 #define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
 #define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
+#define PTX_SB_LOADS_MASK ((1ull << 24) - 1)   /* scoreboard times are cycle << 24 | loads (ptx_sched.c) */
 #define PTX_HOIST 48               /* a load issues after every instruction this many or more before it */
 #define SB_LOAD 128                /* sb_flags: a load or 64-bit address arithmetic, which ptxas may move up past any number of others */
 #define SB_ST_GLOBAL 256           /* sb_flags: writes global, local or generic memory (a store, reduction, atomic) */
@@ -250,6 +251,7 @@ typedef struct pinst {
     uint16_t sb_flags;
     uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
+    uint32_t sb_uses, sb_nuses;  /* a block's leader: the slots the block reads before it writes them (pfunc.sb_uses) */
 } pinst;
 
 #define PF_SAT 1
@@ -287,6 +289,7 @@ typedef struct pfunc {
     uint32_t ncalls;
     void *dec;                 /* the decoder's scratch state while decoding */
     uint32_t count_base;       /* where its instructions' counts start in a worker's icount */
+    uint32_t *sb_uses;         /* the blocks' upward-exposed slots (pinst.sb_uses) */
 } pfunc;
 
 typedef enum {
@@ -418,7 +421,7 @@ typedef struct pctx {
  * (its path into x->exec), and at the end the class counts into
  * x->exec.pipe_inst. */
 void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in);
-void ptx_sched_fix(pfunc *f);
+int ptx_sched_fix(pfunc *f);
 void ptx_sched_setup(pctx *x, const coalsim_profile *p);
 void ptx_sched_barrier(pctx *x, unsigned nwarps);
 void ptx_sched_block_end(pctx *x, unsigned nwarps);

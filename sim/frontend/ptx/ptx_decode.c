@@ -857,8 +857,7 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     f->calls = ds->calls;
     f->ncalls = ds->ncalls;
     ds->calls = NULL;
-    ptx_sched_fix(f);
-    if (ptx_cfg_reconv(f) != 0) goto oom;
+    if (ptx_sched_fix(f) != 0 || ptx_cfg_reconv(f) != 0) goto oom;
     free(ds->names.e);
     free(ds->regnames);
     free(ds->param_var_off);
@@ -883,6 +882,7 @@ fail:
     free(ds->local_var_off);
     free(ds);
     free(f->code);
+    free(f->sb_uses);
     free(f->param_off);
     free(f->ret_off);
     free(f->specials);
@@ -894,6 +894,7 @@ static void free_function(pfunc *f)
 {
     if (!f) return;
     free(f->code);
+    free(f->sb_uses);
     free(f->consts);
     free(f->specials);
     free(f->param_off);

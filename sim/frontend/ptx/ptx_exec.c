@@ -306,7 +306,17 @@ static int run_warp(pctx *x, pwarp *w)
         if (x->sb_on) {
             /* issue when the operands are ready and the basic block's issue
              * cursor has come; results ready a latency later (ptx_sched.c) */
-            if ((in->sb_flags & SB_LEADER) && !w->sb_join) w->sb_t = w->sb_end > w->sb_t ? w->sb_end : w->sb_t;
+            if ((in->sb_flags & SB_LEADER) && !w->sb_join) {
+                uint64_t b = w->sb_end > w->sb_t ? w->sb_end : w->sb_t, wait = b;
+                /* ptxas put the block's uses of values still on their way
+                 * from an earlier block's loads near its top (ptx_sched.c) */
+                const uint32_t *u = fr->fn->sb_uses + in->sb_uses;
+                for (uint32_t k = 0; k < in->sb_nuses; k++) {
+                    uint64_t r = fr->sb[u[k]];
+                    if (r > wait && (r & PTX_SB_LOADS_MASK) > (b & PTX_SB_LOADS_MASK)) wait = r;
+                }
+                w->sb_t = wait;
+            }
             w->sb_join = (in->sb_flags & SB_UNROLL) && ++w->sb_iter % PTX_UNROLL != 0;
             const uint64_t *rd = fr->sb;
             uint64_t t = w->sb_t;

@@ -28,7 +28,10 @@
  *            than an earlier store to the same space, which may have written
  *            what it reads (the CUDA samples' copy is LDG, STG, LDG, STG;
  *            reduceGmem's warp steps each load what the step before stored),
- *            unless it reads read-only data (ld.global.nc).  A global
+ *            unless it reads read-only data (ld.global.nc).  And ptxas
+ *            takes what a block reads from earlier blocks as ready when the
+ *            block starts: a block that uses a value an earlier block's load
+ *            has not yet brought starts when it comes (exposed_uses).  A global
  *            or local load's latency is COALSIM_PATH_LOAD_CYCLES, and the
  *            loads on the path are counted apart (the time model puts the
  *            latency of the level that served them in).  Times are packed
@@ -51,7 +54,8 @@
 
 #define LOADS_BITS 24
 #define CYC(c) ((uint64_t)(c) << LOADS_BITS)
-#define LOADS_MASK ((1ull << LOADS_BITS) - 1)
+#define LOADS_MASK PTX_SB_LOADS_MASK
+_Static_assert(PTX_SB_LOADS_MASK == (1ull << LOADS_BITS) - 1, "ptx.h's PTX_SB_LOADS_MASK is not LOADS_BITS wide");
 
 /* Quarters of a SASS instruction a class puts on each pipe, and its latency
  * class (-1: none, ready at once; -2: a load, counted apart). */
@@ -318,6 +322,25 @@ static int is_control(const pinst *in)
            in->kind == K_TRAP;
 }
 
+/* An if/else ptxas predicates, both sides (s3d_hybrid's "bound ? global
+ * load : shared load" is @P LDS beside @!P LDG in its SASS): the branch at
+ * I over the else side [I+1, J) to the then side [J+1, END), the else side
+ * closed by J, an unconditional branch to END; no control on either side,
+ * IFCONV_MAX instructions in all. */
+static void ifconv_diamond(pfunc *f, uint32_t i)
+{
+    pinst *in = &f->code[i];
+    uint32_t j = in->target - 1, n = f->ncode;
+    if (j <= i || j >= n) return;
+    pinst *join = &f->code[j];
+    if (join->kind != K_BRA || join->guard >= 0 || join->target <= in->target || join->target > n) return;
+    if ((j - i - 1) + (join->target - in->target) > IFCONV_MAX) return;
+    for (uint32_t k = i + 1; k < join->target; k++)
+        if (k != j && is_control(&f->code[k])) return;
+    in->sb_flags |= SB_IFCONV;
+    join->sb_flags |= SB_IFCONV;
+}
+
 /* The loop [FIRST, LAST] (LAST its backward branch) is counted: its branch's
  * predicate comes from a setp in the loop that compares with a constant. */
 static int counted(const pfunc *f, uint32_t first, uint32_t last)
@@ -437,7 +460,56 @@ static void fuse_wide(pfunc *f)
     free(uses);
 }
 
-void ptx_sched_fix(pfunc *f)
+/* Each block's upward-exposed slots: those it reads before it writes
+ * them, listed in f->sb_uses from its leader's sb_uses (sb_nuses of them).
+ * ptxas schedules a block as if these were ready when it starts: a use of
+ * one that a load of an earlier block has not yet brought goes near the
+ * top, and in-order issue holds the rest of the block behind it
+ * (s3d_hybrid's FADD of the plane above, placed before the LDG of the
+ * halo beside it, waits for that plane's load). */
+static int exposed_uses(pfunc *f)
+{
+    uint32_t n = f->ncode, slots = f->nslots + f->npreds, cap = 0, len = 0;
+    uint32_t *written = calloc(slots ? slots : 1, sizeof *written), *listed = calloc(slots ? slots : 1, sizeof *listed);
+    uint32_t *uses = NULL;
+    int rc = written && listed ? 0 : -1;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        pinst *lead = &f->code[i];
+        if (!(lead->sb_flags & SB_LEADER)) continue;
+        uint32_t stamp = i + 1;
+        lead->sb_uses = len;
+        for (uint32_t k = i; k < n && (k == i || !(f->code[k].sb_flags & SB_LEADER)) && rc == 0; k++) {
+            const pinst *in = &f->code[k];
+            for (unsigned j = 0; j < in->sb_nsrc; j++) {
+                uint32_t v = in->sb_src[j];
+                if (v >= slots || written[v] == stamp || listed[v] == stamp) continue;
+                listed[v] = stamp;
+                if (len == cap) {
+                    uint32_t *u = realloc(uses, (cap = cap ? 2 * cap : 64) * sizeof *u);
+                    if (!u) {
+                        rc = -1;
+                        break;
+                    }
+                    uses = u;
+                }
+                uses[len++] = v;
+            }
+            for (unsigned j = 0; j < in->sb_ndst; j++)
+                if (in->sb_dst[j] < slots) written[in->sb_dst[j]] = stamp;
+        }
+        lead->sb_nuses = len - lead->sb_uses;
+    }
+    free(written);
+    free(listed);
+    if (rc != 0) {
+        free(uses);
+        return -1;
+    }
+    f->sb_uses = uses;
+    return 0;
+}
+
+int ptx_sched_fix(pfunc *f)
 {
     for (uint32_t i = 0; i < f->ncode; i++) {
         pinst *in = &f->code[i];
@@ -456,7 +528,8 @@ void ptx_sched_fix(pfunc *f)
      *     reduce1's step (9 PTX instructions: two shared loads, an add, a
      *     store) and prescan's up-sweep step (10) are 7 predicated SASS
      *     instructions every warp issues; prescan's down-sweep step (12:
-     *     three loads and two stores) stays a branch);
+     *     three loads and two stores) stays a branch), and so does a short
+     *     if/else, both sides (ifconv_diamond);
      *   - a small counted loop (one block of at most UNROLL_BODY
      *     instructions closed by a compare with a constant) is unrolled
      *     UNROLL times (col_sum's PTX loop of 4 loads is 16 LDGs in its
@@ -470,6 +543,7 @@ void ptx_sched_fix(pfunc *f)
         if (in->target > i) {
             for (uint32_t k = i + 1; k < in->target && !ctl; k++) ctl = is_control(&f->code[k]);
             if (in->guard >= 0 && !ctl && in->target - i - 1 <= IFCONV_MAX) in->sb_flags |= SB_IFCONV;
+            else if (in->guard >= 0) ifconv_diamond(f, i);
         } else if (in->guard >= 0 && i - in->target + 1 <= UNROLL_BODY) {
             for (uint32_t k = in->target; k < i && !ctl; k++) ctl = is_control(&f->code[k]);
             if (!ctl && counted(f, in->target, i)) in->sb_flags |= SB_UNROLL;
@@ -483,6 +557,7 @@ void ptx_sched_fix(pfunc *f)
         if (in->kind == K_BRA && in->target < n) f->code[in->target].sb_flags |= SB_LEADER;
     }
     join_shared_loads(f);
+    return exposed_uses(f);
 }
 
 void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to)
