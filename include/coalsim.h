@@ -591,6 +591,8 @@ typedef struct coalsim_exec {
     double path_phase[COALSIM_PHASE_BLOCKS];
     double smem_wavefronts_saved;   /* shared wavefronts the requests counted that the SASS's vector loads save
                                        (PTX: scalar loads ptxas joins into LDS.64/LDS.128; SASS: 0) */
+    uint64_t mem_inactive;      /* memory instructions issued with no lane on (predicated off, or a branch
+                                   ptxas predicates): each takes a wavefront of the L1 data pipe all the same */
     unsigned block_threads;     /* threads a block */
     unsigned regs;              /* registers a thread, 0: not known */
     const char *regs_from;      /* "ptxas", "--regs", "estimate", "listing" (SHI_REGISTERS; static), or NULL */

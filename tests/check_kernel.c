@@ -493,6 +493,28 @@ START_TEST(test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads)
 }
 END_TEST
 
+/* A memory instruction a warp issues with no lane on (predicated off, or
+ * in a branch ptxas predicates) takes a wavefront of the L1 data pipe all
+ * the same: on the H100, LDS, STS and LDG with every lane off go at one a
+ * cycle a SM, as with every lane on, and ncu counts a data-pipe wavefront
+ * for each (gpu/probes/pred_off.cu).  Warp 1 of two skips a predicated
+ * step of two shared loads and a store; warp 0 issues a load predicated off. */
+START_TEST(test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe)
+{
+    static const char text[] =
+        SCHED_HEAD ".visible .entry off(.param .u64 po)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .f32 %f<4>;\n"
+                   ".shared .align 4 .b8 s[512];\nmov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, s;\n"
+                   "add.s32 %r4, %r3, %r2;\nsetp.ge.u32 %p1, %r1, 32;\n@%p1 bra $L_end;\n"
+                   "ld.shared.f32 %f1, [%r4];\nld.shared.f32 %f2, [%r4+4];\nadd.f32 %f3, %f1, %f2;\n"
+                   "st.shared.f32 [%r4], %f3;\n$L_end:\n@%p1 ld.shared.f32 %f1, [%r4];\nret;\n}\n";
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed(text, "off", 64, "o:256", &k);
+    ck_assert_uint_eq(coalsim_analysis_exec(a)->mem_inactive, 3 + 1);   /* warp 1's skipped three; warp 0's load */
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* Registers for the time's occupancy come from ptxas on the module's PTX;
  * a listing given alone has no module to ask (1: not known), and a name
  * that matches no kernel is an error. */
@@ -534,6 +556,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
     tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);
     tcase_add_test(c, test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads);
+    tcase_add_test(c, test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

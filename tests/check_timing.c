@@ -278,6 +278,28 @@ START_TEST(test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee)
 }
 END_TEST
 
+/* A memory instruction issued with no lane on takes a wavefront of the L1
+ * data pipe (gpu/probes/pred_off.cu): 1000 lines loaded through L1 and
+ * 500 instructions with every lane off keep the pipe busy 1500 cycles. */
+START_TEST(test_memory_instructions_with_no_lane_on_take_the_l1_data_pipe)
+{
+    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nsmem_wavefronts_per_cycle = 1\n"
+                                         "l1_lines_per_cycle = 1\nlaunch_b2b_us = 1\n");
+    for (int off = 0; off < 2; off++) {
+        coalsim_timing *t = coalsim_timing_new(&p, 1, &lim, 32, 16);
+        for (int i = 0; i < 1000; i++) feed(t, COALSIM_LD, 0, (uint64_t)i % 8);
+        coalsim_exec e = {.isa = "SASS", .path_blocks = 1, .block_threads = 256, .inst_executed = 1500,
+                          .mem_inactive = off ? 500 : 0};
+        e.pipe_inst[COALSIM_PIPE_LSU] = 1500;
+        coalsim_hier_counts c = {0};
+        coalsim_time tm;
+        ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
+        coalsim_timing_free(t);
+        ck_assert_double_eq_tol(tm.smem_us, off ? 1.5 : 1.0, 1e-9);
+    }
+}
+END_TEST
+
 /* The blocks a SM holds use its L1 data pipe and DRAM one stretch after
  * another (load, then work): 2 blocks, each 1000 cycles of L1 and 900 of
  * DRAM, take what a closed queue of 2 jobs over the two says (2853
@@ -353,6 +375,7 @@ Suite *make_timing_suite(void)
     tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
     tcase_add_test(c, test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee);
     tcase_add_test(c, test_blocks_queue_for_the_l1_data_pipe_and_dram_in_turn);
+    tcase_add_test(c, test_memory_instructions_with_no_lane_on_take_the_l1_data_pipe);
     tcase_add_test(c, test_l1_pipe_time_is_the_busiest_sms);
     tcase_add_test(c, test_a_round_trip_holds_up_to_mlp_loads);
     tcase_add_test(c, test_a_store_ends_a_round_trip);

@@ -149,6 +149,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     d->path_blocks += s->path_blocks;
     for (int r = 0; r < COALSIM_PHASE_BLOCKS; r++) d->path_phase[r] += s->path_phase[r];
     d->smem_wavefronts_saved += s->smem_wavefronts_saved;
+    d->mem_inactive += s->mem_inactive;
     if (!d->block_threads) d->block_threads = s->block_threads;
     if (!d->regs) d->regs = s->regs, d->regs_from = s->regs_from;
     if (!d->smem_block) d->smem_block = s->smem_block;

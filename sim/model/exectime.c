@@ -166,6 +166,11 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     double issue = p->issue_per_cycle > 0 ? all * share / p->issue_per_cycle : 0;
     double data = out->data_cycles_sm;
     if (p->smem_wavefronts_per_cycle > 0) data -= e->smem_wavefronts_saved * share / p->smem_wavefronts_per_cycle;
+    /* a memory instruction with no lane on takes a wavefront of the L1 data
+     * pipe all the same (gpu/probes/pred_off.cu: LDS, STS or LDG with every
+     * lane off go at one a cycle a SM, as with every lane on, and ncu counts
+     * a data-pipe wavefront for each) */
+    if (p->smem_wavefronts_per_cycle > 0) data += (double)e->mem_inactive * share / p->smem_wavefronts_per_cycle;
     if (data < 0) data = 0;
     double dispatch = nsm * p->block_ns * clk;
     /* L2's atomic units: the busiest address's lanes one after another, and

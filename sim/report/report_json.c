@@ -158,8 +158,8 @@ static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_repor
                 e->path_cycles, e->path_loads, (unsigned long long)e->path_blocks, e->block_threads, e->regs);
         if (e->regs_from) json_str(out, e->regs_from);
         else fprintf(out, "null");
-        fprintf(out, ", \"smem_block\": %llu, \"smem_wavefronts_saved\": %.6g}", (unsigned long long)e->smem_block,
-                e->smem_wavefronts_saved);
+        fprintf(out, ", \"smem_block\": %llu, \"smem_wavefronts_saved\": %.6g, \"mem_inactive\": %llu}",
+                (unsigned long long)e->smem_block, e->smem_wavefronts_saved, (unsigned long long)e->mem_inactive);
     }
 }
 

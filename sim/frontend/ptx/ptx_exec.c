@@ -290,7 +290,10 @@ static int run_warp(pctx *x, pwarp *w)
                 }
                 ic[2 * pc]++;
                 ic[2 * pc + 1] += lanes;
-                if (in->kind == K_MEM && in->cs_space != none) x->exec.inst_mem[in->cs_space][in->cs_op]++;
+                if (in->kind == K_MEM && in->cs_space != none) {
+                    x->exec.inst_mem[in->cs_space][in->cs_op]++;
+                    x->exec.mem_inactive += !m;
+                }
                 if (m && in->fn(x, w, in, m) != 0) return -1;
                 in = &code[++pc];
             } while (pc != rpc && (in->kind == K_OP || (in->kind == K_MEM && !x->interleave)));
@@ -351,7 +354,10 @@ static int run_warp(pctx *x, pwarp *w)
             top->pc++;
             break;
         case K_MEM:
-            if (in->cs_space != none) x->exec.inst_mem[in->cs_space][in->cs_op]++;
+            if (in->cs_space != none) {
+                x->exec.inst_mem[in->cs_space][in->cs_op]++;
+                x->exec.mem_inactive += !m;
+            }
             if (m && in->fn(x, w, in, m) != 0) return -1;
             fr->stack[fr->sp - 1].pc++;
             /* let the next warp issue, where the order of the requests is

@@ -564,6 +564,8 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
 {
     for (uint32_t i = from; i < to && i < f->ncode; i++) {
         unsigned c = f->code[i].sb_cls;
+        /* a memory instruction of the predicated block, issued with no lane on */
+        if (f->code[i].kind == K_MEM && f->code[i].cs_space >= 0) x->exec.mem_inactive++;
         x->sb_count[c]++;
         w->sb_quarters += x->sb_quarters[c];
         for (int p = 0; p < COALSIM_PIPES; p++) w->sb_pq[p] += x->sb_pipe_q[c][p];

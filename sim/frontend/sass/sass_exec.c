@@ -215,7 +215,10 @@ static int run_warp(sctx *x, swarp *w)
             top->pc++;
             break;
         case SK_MEM:
-            if (in->cs_space >= 0) x->exec.inst_mem[in->cs_space][in->cs_op]++;
+            if (in->cs_space >= 0) {
+                x->exec.inst_mem[in->cs_space][in->cs_op]++;
+                x->exec.mem_inactive += !m;
+            }
             if (m && in->fn(x, w, in, m) != 0) return -1;
             w->stack[w->sp - 1].pc++;
             if (m && x->interleave) return 0;   /* as the PTX interpreter */

@@ -219,6 +219,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         total.path_cycles += s->path_cycles;
         total.path_loads += s->path_loads;
         total.path_blocks += s->path_blocks;
+        total.mem_inactive += s->mem_inactive;
         for (int r = 0; r < COALSIM_PHASE_BLOCKS; r++) total.path_phase[r] += s->path_phase[r];
     }
     /* the source view: every instruction of the kernel with its counts */
