@@ -229,14 +229,14 @@ examples: $(BUILD)/coalsim
 # (gpu/probes/run_probes.sh).
 NVCC ?= nvcc
 CUDA_ARCH ?= sm_90
-# The standalone timing probes (scatter.cu, l2_loaded.cu, atomics.cu) are
-# compiled too, so that they keep building.
-PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_atomics
+# The standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu,
+# atomics.cu) are compiled too, so that they keep building.
+PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pred_off $(BUILD)/probe_atomics
 probes: $(BUILD)/probe $(PROBES_ALONE)
 $(BUILD)/probe: gpu/probes/probe.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O2 -arch=$(CUDA_ARCH) -std=c++17 -diag-suppress 550 -o $@ $<
-$(BUILD)/probe_%: gpu/probes/%.cu
+$(BUILD)/probe_%: gpu/probes/%.cu gpu/probes/timing.cuh gpu/profile.cuh
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ $<
 

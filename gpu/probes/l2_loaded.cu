@@ -11,19 +11,7 @@
 // the latency; the loaders' lines over the time is the load.
 //
 // nvcc -O3 -arch=sm_90 -o l2_loaded l2_loaded.cu && ./l2_loaded
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e = (x);                                                                           \
-        if (e != cudaSuccess) {                                                                        \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));               \
-            exit(1);                                                                                   \
-        }                                                                                              \
-    } while (0)
+#include "timing.cuh"
 
 __global__ void loaded(const unsigned *lines, const unsigned *chase_lines, unsigned mask, unsigned *starts, int hops,
                        int loaders, unsigned long long *done_lines, float *sink)

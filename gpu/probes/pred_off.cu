@@ -12,19 +12,7 @@
 // --launch-skip 11k --launch-count 1 picks one.
 //
 // nvcc -O3 -arch=sm_90 -o pred_off pred_off.cu && ./pred_off
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e = (x);                                                                           \
-        if (e != cudaSuccess) {                                                                        \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));               \
-            exit(1);                                                                                   \
-        }                                                                                              \
-    } while (0)
+#include "timing.cuh"
 
 // MODE 0: LDS, 1: STS, 2: LDG (each lane its own word of a line a warp:
 // one request of 4 sectors when on).
@@ -67,26 +55,6 @@ template <int MODE> __global__ void pred_mem(int n, int on, float *g, float *out
     if (acc == -1.2345f) out[0] = acc;
 }
 
-template <typename F> static float median_ms(F launch)
-{
-    std::vector<float> t;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int r = 0; r < 11; r++) {
-        CK(cudaEventRecord(a));
-        launch();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaGetLastError());
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
 int main()
 {
     cudaDeviceProp prop;
@@ -104,11 +72,14 @@ int main()
     static const char *name[3] = {"lds", "sts", "ldg"};
     for (int mode = 0; mode < 3; mode++)
         for (int lanes = 1; lanes >= 0; lanes--) {
-            float ms = median_ms([&] {
-                if (mode == 0) pred_mem<0><<<grid, block>>>(n, lanes, g, out);
-                else if (mode == 1) pred_mem<1><<<grid, block>>>(n, lanes, g, out);
-                else pred_mem<2><<<grid, block>>>(n, lanes, g, out);
-            });
+            /* 11 launches a case: a warm-up and 10 timed */
+            float ms = median_ms(
+                [&] {
+                    if (mode == 0) pred_mem<0><<<grid, block>>>(n, lanes, g, out);
+                    else if (mode == 1) pred_mem<1><<<grid, block>>>(n, lanes, g, out);
+                    else pred_mem<2><<<grid, block>>>(n, lanes, g, out);
+                },
+                10);
             printf("%s_%-4s %9.3f  %8.3f\n", name[mode], lanes ? "on" : "off", ms, lds / sms / (ms * 1e6));
         }
     return 0;

@@ -12,8 +12,8 @@
 #include <cuda_runtime.h>
 
 #include "../profile.cuh"
+#include "timing.cuh"
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); return 1; } } while (0)
 
 // Column walk of an N x N float matrix: thread (x, y) of a 32 x 8 block, 4
 // rows each, touches row (bx * 32 + x), column (by * 32 + y + 8k): a warp's
@@ -29,26 +29,6 @@ template <bool STORE> __global__ void column(float *p, int n, float *sink)
         else acc += p[i];
     }
     if (acc == -1.2345e30f) *sink = acc;
-}
-
-template <class F> static float median_ms(F f, int runs = 15)
-{
-    cudaEvent_t a, b;
-    cudaEventCreate(&a), cudaEventCreate(&b);
-    f();
-    cudaDeviceSynchronize();
-    std::vector<float> t;
-    for (int i = 0; i < runs; i++) {
-        cudaEventRecord(a);
-        f();
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
 }
 
 int main()

@@ -1,0 +1,44 @@
+// What the standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu)
+// share: stop on a CUDA error with where it happened, and the median time
+// of back-to-back launches.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CK(x)                                                                                          \
+    do {                                                                                               \
+        cudaError_t e_ = (x);                                                                          \
+        if (e_ != cudaSuccess) {                                                                       \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));       \
+            exit(1);                                                                                   \
+        }                                                                                              \
+    } while (0)
+
+// The median over RUNS launches of F (ms, cudaEvent time of each), after
+// one launch to warm up.
+template <class F> static float median_ms(F f, int runs = 15)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    f();
+    CK(cudaDeviceSynchronize());
+    std::vector<float> t;
+    for (int i = 0; i < runs; i++) {
+        CK(cudaEventRecord(a));
+        f();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaGetLastError());
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
