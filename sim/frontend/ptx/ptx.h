@@ -206,7 +206,8 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define PTX_UNROLL 4               /* iterations of a small counted loop ptxas joins */
 #define PTX_WINDOW 8               /* an instruction other than a load issues after the one this many before it */
 #define PTX_SB_LOADS_MASK ((1ull << 24) - 1)   /* scoreboard times are cycle << 24 | loads (ptx_sched.c) */
-#define PTX_HOIST 48               /* a load issues after every instruction this many or more before it */
+#define PTX_HOIST 48               /* an instruction issues after every one this many or more before it
+                                      (ptxas moves loads up only so far) */
 #define SB_LOAD 128                /* sb_flags: a load or 64-bit address arithmetic, which ptxas may move up past any number of others */
 #define SB_ST_GLOBAL 256           /* sb_flags: writes global, local or generic memory (a store, reduction, atomic) */
 #define SB_ST_SHARED 512           /* writes shared (or generic) memory */

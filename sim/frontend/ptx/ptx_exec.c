@@ -313,9 +313,8 @@ static int run_warp(pctx *x, pwarp *w)
                 uint64_t b = w->sb_end > w->sb_t ? w->sb_end : w->sb_t, wait = b;
                 /* ptxas put the block's uses of values still on their way
                  * from an earlier block's loads near its top (ptx_sched.c) */
-                const uint32_t *u = fr->fn->sb_uses + in->sb_uses;
                 for (uint32_t k = 0; k < in->sb_nuses; k++) {
-                    uint64_t r = fr->sb[u[k]];
+                    uint64_t r = fr->sb[fr->fn->sb_uses[in->sb_uses + k]];
                     if (r > wait && (r & PTX_SB_LOADS_MASK) > (b & PTX_SB_LOADS_MASK)) wait = r;
                 }
                 w->sb_t = wait;
