@@ -208,6 +208,7 @@ typedef int (*pop_fn)(struct pctx *x, struct pwarp *w, const struct pinst *in, u
 #define PTX_SB_LOADS_MASK ((1ull << 24) - 1)   /* scoreboard times are cycle << 24 | loads (ptx_sched.c) */
 #define PTX_HOIST 48               /* an instruction issues after every one this many or more before it
                                       (ptxas moves loads up only so far) */
+_Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach back PTX_WINDOW");
 #define SB_LOAD 128                /* sb_flags: a load or 64-bit address arithmetic, which ptxas may move up past any number of others */
 #define SB_ST_GLOBAL 256           /* sb_flags: writes global, local or generic memory (a store, reduction, atomic) */
 #define SB_ST_SHARED 512           /* writes shared (or generic) memory */
@@ -367,12 +368,10 @@ typedef struct pwarp {
     uint64_t local_cap, local_top;
     uint64_t sb_t;             /* scoreboard: the basic block's issue cursor (cycle << 24 | loads) */
     uint64_t sb_end;           /* the latest issue of the basic block so far */
-    uint64_t sb_ring[PTX_WINDOW];   /* issue times of the last PTX_WINDOW instructions (a ring) */
+    uint64_t sb_ring[PTX_HOIST];    /* issue times of the last PTX_HOIST instructions (a ring; sb_head: the oldest) */
     unsigned sb_head;
-    uint64_t sb_far[PTX_HOIST];     /* issue times of the last PTX_HOIST instructions (a ring) */
     uint64_t sb_floor;         /* the latest issue of the instructions before those */
     uint64_t sb_stored[2];     /* the latest issue of a store to global (0) and to shared (1) memory */
-    unsigned sb_fhead;
     unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */

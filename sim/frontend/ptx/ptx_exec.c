@@ -250,6 +250,15 @@ static int do_call(pctx *x, pwarp *w, pframe *fr, const pinst *in, uint32_t m)
 
 static const int8_t none = -1;
 
+/* A memory instruction issued with lanes M: counted by space and op, and
+ * apart when no lane is on (it takes a data-pipe wavefront all the same). */
+static inline void count_mem(pctx *x, const pinst *in, uint32_t m)
+{
+    if (in->cs_space == none) return;
+    x->exec.inst_mem[in->cs_space][in->cs_op]++;
+    x->exec.mem_inactive += !m;
+}
+
 /* Run warp W until it yields (after a memory instruction), waits at a
  * barrier or is done.  0, or -1 with X->err. */
 static int run_warp(pctx *x, pwarp *w)
@@ -290,10 +299,7 @@ static int run_warp(pctx *x, pwarp *w)
                 }
                 ic[2 * pc]++;
                 ic[2 * pc + 1] += lanes;
-                if (in->kind == K_MEM && in->cs_space != none) {
-                    x->exec.inst_mem[in->cs_space][in->cs_op]++;
-                    x->exec.mem_inactive += !m;
-                }
+                if (in->kind == K_MEM) count_mem(x, in, m);
                 if (m && in->fn(x, w, in, m) != 0) return -1;
                 in = &code[++pc];
             } while (pc != rpc && (in->kind == K_OP || (in->kind == K_MEM && !x->interleave)));
@@ -323,15 +329,16 @@ static int run_warp(pctx *x, pwarp *w)
             const uint64_t *rd = fr->sb;
             uint64_t t = w->sb_t;
             for (unsigned k = 0; k < in->sb_nsrc; k++) t = rd[in->sb_src[k]] > t ? rd[in->sb_src[k]] : t;
-            uint64_t *old = &w->sb_ring[w->sb_head];
-            if (!(in->sb_flags & SB_LOAD) && *old > t) t = *old;
-            *old = t;
-            w->sb_head = (w->sb_head + 1) % PTX_WINDOW;
-            uint64_t *far = &w->sb_far[w->sb_fhead];
-            if (*far > w->sb_floor) w->sb_floor = *far;
+            /* one ring of the last PTX_HOIST issue times serves both
+             * limits: the one PTX_WINDOW back, and the latest of those
+             * that fall out of it (sb_floor) */
+            uint64_t back = w->sb_ring[(w->sb_head + PTX_HOIST - PTX_WINDOW) % PTX_HOIST];
+            if (!(in->sb_flags & SB_LOAD) && back > t) t = back;
+            uint64_t *oldest = &w->sb_ring[w->sb_head];
+            if (*oldest > w->sb_floor) w->sb_floor = *oldest;
+            *oldest = t;
+            w->sb_head = (w->sb_head + 1) % PTX_HOIST;
             if (w->sb_floor > t) t = w->sb_floor;
-            *far = t;
-            w->sb_fhead = (w->sb_fhead + 1) % PTX_HOIST;
             if ((in->sb_flags & SB_LD_GLOBAL) && w->sb_stored[0] > t) t = w->sb_stored[0];
             if ((in->sb_flags & SB_LD_SHARED) && w->sb_stored[1] > t) t = w->sb_stored[1];
             if ((in->sb_flags & SB_ST_GLOBAL) && t > w->sb_stored[0]) w->sb_stored[0] = t;
@@ -353,10 +360,7 @@ static int run_warp(pctx *x, pwarp *w)
             top->pc++;
             break;
         case K_MEM:
-            if (in->cs_space != none) {
-                x->exec.inst_mem[in->cs_space][in->cs_op]++;
-                x->exec.mem_inactive += !m;
-            }
+            count_mem(x, in, m);
             if (m && in->fn(x, w, in, m) != 0) return -1;
             fr->stack[fr->sp - 1].pc++;
             /* let the next warp issue, where the order of the requests is
@@ -452,8 +456,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         memset(w->sb_pq, 0, sizeof w->sb_pq);
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
-        memset(w->sb_far, 0, sizeof w->sb_far);
-        w->sb_floor = 0, w->sb_fhead = 0;
+        w->sb_floor = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);

@@ -208,20 +208,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     coalsim_exec total = {.isa = "SASS", .block_threads = li->block[0] * li->block[1] * li->block[2],
                           .regs = fn->regs ? fn->regs : li->regs, .regs_from = fn->regs ? "listing" : li->regs_from,
                           .smem_block = user};
-    for (unsigned t = 0; t < nthreads; t++) {
-        const coalsim_exec *s = &wk[t].exec;
-        total.blocks += s->blocks;
-        total.warps_launched += s->warps_launched;
-        total.inst_executed += s->inst_executed;
-        total.thread_inst_executed += s->thread_inst_executed;
-        for (int sp = 0; sp < COALSIM_SPACES; sp++)
-            for (int op = 0; op < COALSIM_OPS; op++) total.inst_mem[sp][op] += s->inst_mem[sp][op];
-        total.path_cycles += s->path_cycles;
-        total.path_loads += s->path_loads;
-        total.path_blocks += s->path_blocks;
-        total.mem_inactive += s->mem_inactive;
-        for (int r = 0; r < COALSIM_PHASE_BLOCKS; r++) total.path_phase[r] += s->path_phase[r];
-    }
+    for (unsigned t = 0; t < nthreads; t++) coalsim_exec_add(&total, &wk[t].exec);   /* pipes: counted below */
     /* the source view: every instruction of the kernel with its counts */
     coalsim_inst *insts = calloc(p.ncode + 1, sizeof *insts);
     if (!insts) {
