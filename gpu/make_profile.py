@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A device profile (gpu/profiles/NAME.txt) from what the harness measured.
 
-usage: python3 gpu/make_profile.py MEMORY SM [--clock-mhz MHZ] [--other] [--note TEXT] > gpu/profiles/NAME.txt
+usage: python3 gpu/make_profile.py MEMORY SM [--clock-mhz MHZ] [--other] [--note TEXT] [--pages PAGES] > gpu/profiles/NAME.txt
 
 MEMORY: `harness profile`'s output (rates, latencies, block cost: the memory
 side), copied as it is.  SM: `harness sm`'s output (the instruction side),
@@ -28,6 +28,11 @@ from which the keys the time model reads are made by these rules:
                         known length (5 to 100 us spinning); else the interval between
                         empty kernels (launch_b2b_us; the first H200 run's launch_us)
 
+--pages PAGES: gpu/probes/dram_pages.cu's output on the device; adds
+  dram_piece            ns a 64-byte fetch at stride 512 for runs of 64, 128 and 192 bytes
+                        (a 256-byte piece read by 1, 2, 3 fetches) over the same for runs
+                        of 256 (the whole piece), each at least 1
+
 --other: SM was measured on another device of the same SM (the H200's for
 the H100): its device-wide keys (l2_bytes) are left out.
 
@@ -53,18 +58,36 @@ def keys(path):
     return d, order
 
 
+def pages_block(path):
+    """The profile's lines for the DRAM page probe's output PATH."""
+    ns = {}
+    for line in open(path):
+        f = line.split()
+        if line.startswith("#") or len(f) < 7:
+            continue
+        ns[(int(f[0]), int(f[1]), int(f[2]))] = float(f[6])
+    whole = ns[(512, 256, 0)]
+    f = [max(1.0, ns[(512, run, 0)] / whole) for run in (64, 128, 192)]
+    return ["# ---- DRAM pieces (gpu/make_profile.py --pages %s) ----" % path,
+            "# ns a 64-byte fetch at stride 512, runs of 64, 128, 192, 256 bytes: %s" %
+            " ".join("%.5f" % ns[(512, run, 0)] for run in (64, 128, 192, 256)),
+            "dram_piece = %s" % " ".join("%.3f" % x for x in f)]
+
+
 def main():
     args = sys.argv[1:]
-    clock = note = None
+    clock = note = pages = None
     other = "--other" in args
     if other:
         args.remove("--other")
-    while "--clock-mhz" in args or "--note" in args:
-        for opt in ("--clock-mhz", "--note"):
+    while "--clock-mhz" in args or "--note" in args or "--pages" in args:
+        for opt in ("--clock-mhz", "--note", "--pages"):
             if opt in args:
                 i = args.index(opt)
                 if opt == "--clock-mhz":
                     clock = args[i + 1]
+                elif opt == "--pages":
+                    pages = args[i + 1]
                 else:
                     note = args[i + 1]
                 del args[i:i + 2]
@@ -99,6 +122,8 @@ def main():
             line = "#  "
         line += " %s=%s" % (k, s[k])
     out.append(line)
+    if pages:
+        out += pages_block(pages)
     print("\n".join(out))
     return 0
 

@@ -257,7 +257,15 @@ typedef struct coalsim_hier_counts {
     uint64_t l1_sectors, l1_hits;       /* global sectors at L1, and L1 hits among the loads' */
     uint64_t l2_sectors, l2_hits;       /* sectors reaching L2, and L2 hits among the loads' */
     uint64_t dram_read, dram_write;     /* bytes */
+    /* DRAM reads by 64-byte unit, by its place among the units of its
+     * aligned 256-byte piece fetched close together (within the last
+     * COALSIM_PIECE_WINDOW units fetched): the 1st, 2nd, 3rd, 4th or later.
+     * A piece read whole counts one of each; a lone 64 bytes only a 1st.
+     * (A fetch of 32 bytes counts as one unit.) */
+    uint64_t dram_piece_nth[4];
 } coalsim_hier_counts;
+#define COALSIM_PIECE_BYTES 256
+#define COALSIM_PIECE_WINDOW 256
 
 typedef struct coalsim_hier coalsim_hier;
 
@@ -341,6 +349,9 @@ typedef struct coalsim_profile {
      * with 1 and with 16 independent line requests in flight, per level */
     double lat_ns[COALSIM_LEVELS], lat16_ns[COALSIM_LEVELS];
     double block_ns;                                   /* a block's start on its SM */
+    /* a 64-byte DRAM read of a 256-byte piece read by 1, 2, 3 such reads
+     * together: its time over a stream's (0: 1, as a stream's) */
+    double dram_piece[3];
     unsigned loaded_points;                            /* DRAM round trip under load */
     double loaded_gbs[COALSIM_PROFILE_POINTS], loaded_ns[COALSIM_PROFILE_POINTS];
     /* round trips vary: a block of W warps waits for its slowest, on average

@@ -51,6 +51,44 @@ START_TEST(test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read)
 }
 END_TEST
 
+START_TEST(test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first)
+{
+    coalsim_hier_cfg cfg;
+    coalsim_hier_preset("hopper", &cfg);
+    coalsim_hier *h = coalsim_hier_new(&cfg);
+    ck_assert_ptr_nonnull(h);
+    coalsim_request r;
+    coalsim_hier_counts c = {0};
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * lane);      /* one line: half a piece, 2 fetches */
+    coalsim_hier_request(h, &r, &c);
+    ck_assert_uint_eq(c.dram_piece_nth[0], 1);
+    ck_assert_uint_eq(c.dram_piece_nth[1], 1);
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 128 + 4 * lane); /* the piece's other line, just after */
+    coalsim_hier_request(h, &r, &c);
+    ck_assert_uint_eq(c.dram_piece_nth[2], 1);
+    ck_assert_uint_eq(c.dram_piece_nth[3], 1);
+    /* the seed's strided read at 512 bytes: one 64-byte fetch a piece */
+    coalsim_hier_counts s = {0};
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, (1u << 20) + 512 * lane);
+    coalsim_hier_request(h, &r, &s);
+    ck_assert_uint_eq(s.dram_read, 32 * 64);
+    ck_assert_uint_eq(s.dram_piece_nth[0], 32);
+    ck_assert_uint_eq(s.dram_piece_nth[1] + s.dram_piece_nth[2] + s.dram_piece_nth[3], 0);
+    /* a piece's next 64 bytes after more than the window of other reads
+     * start it again */
+    coalsim_hier_counts far = {0};
+    for (unsigned k = 0; k < COALSIM_PIECE_WINDOW / 32 + 1; k++) {
+        REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, (2u << 20) + k * 16384u + 512 * lane);
+        coalsim_hier_request(h, &r, &far);
+    }
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, (1u << 20) + 64 + 512 * lane);
+    coalsim_hier_counts again = {0};
+    coalsim_hier_request(h, &r, &again);
+    ck_assert_uint_eq(again.dram_piece_nth[0], 32);
+    coalsim_hier_free(h);
+}
+END_TEST
+
 START_TEST(test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector)
 {
     coalsim_hier *h = small(32);
@@ -148,6 +186,7 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only);
     tcase_add_test(c, test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read);
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
+    tcase_add_test(c, test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_set_timeout(l, 60);

@@ -65,6 +65,37 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
 }
 END_TEST
 
+START_TEST(test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time)
+{
+    coalsim_profile p = profile_of(RATES "dram_piece = 1.4 1.1 1.05\n");
+    /* 3.072 MB read as whole pieces: 1.024 us at the stream's rate */
+    coalsim_hier_counts c = {.dram_read = 3072000};
+    for (int k = 0; k < 4; k++) c.dram_piece_nth[k] = 3072000 / 256;
+    coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    coalsim_time tm;
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, NULL, &tm), 0);
+    ck_assert_double_eq_tol(tm.dram_us, 1.024, 1e-9);
+    /* the same bytes a 64-byte read a piece: 1.4 times */
+    c.dram_piece_nth[0] = 3072000 / 64;
+    c.dram_piece_nth[1] = c.dram_piece_nth[2] = c.dram_piece_nth[3] = 0;
+    coalsim_timing_finish(t, &c, NULL, &tm);
+    ck_assert_double_eq_tol(tm.dram_us, 1.4 * 1.024, 1e-9);
+    /* two of a piece's four: 1.1 times */
+    c.dram_piece_nth[0] = c.dram_piece_nth[1] = 3072000 / 128;
+    coalsim_timing_finish(t, &c, NULL, &tm);
+    ck_assert_double_eq_tol(tm.dram_us, 1.1 * 1.024, 1e-9);
+    coalsim_timing_free(t);
+    /* without the key a piece costs what a stream does */
+    p = profile_of(RATES);
+    t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    c.dram_piece_nth[1] = 0;
+    c.dram_piece_nth[0] = 3072000 / 64;
+    coalsim_timing_finish(t, &c, NULL, &tm);
+    ck_assert_double_eq_tol(tm.dram_us, 1.024, 1e-9);
+    coalsim_timing_free(t);
+}
+END_TEST
+
 START_TEST(test_l1_pipe_time_is_the_busiest_sms)
 {
     coalsim_profile p = profile_of(RATES);
@@ -340,6 +371,9 @@ START_TEST(test_profile_errors_name_the_line)
         {"block_tail = 8:0.9\n", "p:1: block_tail needs WARPS:FACTOR pairs, warps rising, both at least 1"},
         {"block_tail = 8:1.2 4:1.3\n", "p:1: block_tail needs WARPS:FACTOR pairs, warps rising, both at least 1"},
         {"dram_read_gbs = 1\n", "p: needs dram_read_gbs, dram_copy_gbs, l2_read_gbs and smem_wavefronts_per_ns"},
+        {"\n\ndram_piece = 1.4 1.1\n", "p:3: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
+        {"dram_piece = 1.4 0.9 1\n", "p:1: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
+        {"dram_piece = 1.4 1.1 1 1\n", "p:1: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         FILE *fp = str_file(bad[i].text);
@@ -371,6 +405,7 @@ Suite *make_timing_suite(void)
     Suite *s = suite_create("timing");
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
+    tcase_add_test(c, test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time);
     tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);
     tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
     tcase_add_test(c, test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee);

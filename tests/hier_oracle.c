@@ -24,6 +24,10 @@ struct hier_oracle {
     cache *l1;              /* cfg.sms of them */
     cache l2;
     uint64_t tick;
+    /* every 64-byte unit fetched from DRAM: its piece and its place there */
+    uint64_t *unit_piece;
+    unsigned char *unit_nth;
+    size_t units, cap;
 };
 
 static int cache_init(cache *c, uint64_t bytes, unsigned ways)
@@ -79,7 +83,34 @@ void hier_oracle_free(hier_oracle *h)
     for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) free(h->l1[i].w);
     free(h->l1);
     free(h->l2.w);
+    free(h->unit_piece);
+    free(h->unit_nth);
     free(h);
+}
+
+/* The units of a fetch of SECTOR's piece, each placed by a plain look back
+ * over the last COALSIM_PIECE_WINDOW units for the piece's latest. */
+static void dram_units(hier_oracle *h, uint64_t sector, coalsim_hier_counts *c)
+{
+    uint64_t piece = sector * 32 / COALSIM_PIECE_BYTES;
+    unsigned units = h->cfg.fetch >= 64 ? h->cfg.fetch / 64 : 1;
+    for (unsigned u = 0; u < units; u++) {
+        if (h->units == h->cap) {
+            h->cap = h->cap ? 2 * h->cap : 1024;
+            h->unit_piece = realloc(h->unit_piece, h->cap * sizeof *h->unit_piece);
+            h->unit_nth = realloc(h->unit_nth, h->cap);
+            if (!h->unit_piece || !h->unit_nth) abort();
+        }
+        unsigned nth = 1;
+        for (size_t k = 1; k <= COALSIM_PIECE_WINDOW && k <= h->units; k++)
+            if (h->unit_piece[h->units - k] == piece) {
+                nth = h->unit_nth[h->units - k] < 4 ? h->unit_nth[h->units - k] + 1u : 4u;
+                break;
+            }
+        c->dram_piece_nth[nth - 1]++;
+        h->unit_piece[h->units] = piece;
+        h->unit_nth[h->units++] = (unsigned char)nth;
+    }
 }
 
 /* One 32-byte sector through L2: a hit, or a miss fetched from DRAM. */
@@ -107,6 +138,7 @@ static void l2_access(hier_oracle *h, uint64_t sector, int store, coalsim_hier_c
     unsigned per = h->cfg.fetch / 32, first = (unsigned)(sector % 4) / per * per;
     for (unsigned s = first; s < first + per; s++) w->valid |= 1u << s;
     c->dram_read += h->cfg.fetch;
+    dram_units(h, sector, c);
 }
 
 void hier_oracle_request(hier_oracle *h, const coalsim_request *r, coalsim_hier_counts *c)

@@ -185,7 +185,7 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
     uint64_t writes = c->dram_write;
     if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
-    out->dram_b2b_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)writes / (write_gbs * 1e3);
+    out->dram_b2b_us = timing_dram_read_us(p, c) + (double)writes / (write_gbs * 1e3);
     double dram = out->dram_b2b_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
     /* the blocks a SM holds at once, in phase, use its L1 data pipe and its
      * share of DRAM one stretch after another: a closed queue of them over

@@ -19,5 +19,8 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
  * loaded points), and the slowest of W warps' round trips over the mean. */
 double timing_loaded_ns(const coalsim_profile *p, double gbs);
 double timing_tail_factor(const coalsim_profile *p, unsigned w);
+/* The time of C's DRAM reads: their bytes at the stream's rate, each 64
+ * bytes of a piece read in part at the profile's dram_piece factor. */
+double timing_dram_read_us(const coalsim_profile *p, const coalsim_hier_counts *c);
 
 #endif

@@ -34,11 +34,24 @@ typedef struct {
 #define VALID(c, s) ((unsigned char *)((s) + 2 * (c)->ways))
 #define DIRTY(c, s) (VALID(c, s) + (c)->ways)
 
+/* DRAM pieces: where each 256-byte piece's last unit came in (a direct-
+ * mapped index, exact because a piece whose entry another took is looked
+ * for in the ring of the last COALSIM_PIECE_WINDOW units). */
+#define PIECE_SLOTS 4096
+typedef struct {
+    uint64_t piece;         /* piece + 1, 0 = empty */
+    uint64_t seq;           /* the unit's number among all units fetched */
+    unsigned char nth;      /* its place in the piece's run, 1..4 */
+} piece_seen;
+
 struct coalsim_hier {
     coalsim_hier_cfg cfg;
     cache *l1;              /* cfg.sms of them */
     cache l2;
     uint64_t tick;
+    piece_seen slot[PIECE_SLOTS];
+    piece_seen ring[COALSIM_PIECE_WINDOW];
+    uint64_t units;         /* 64-byte units fetched so far */
 };
 
 /* The set of LINE: LINE % sets, computed exactly for any 64-bit LINE with
@@ -117,6 +130,38 @@ void coalsim_hier_free(coalsim_hier *h)
     free(h);
 }
 
+/* The 64-byte units of a DRAM fetch of the sector SECTOR's piece: each is
+ * the next of its piece if the piece's last unit came within the window
+ * (the H100's and H200's DRAM serve a piece's fetches together when they
+ * arrive close together, and a lone 64 bytes at 1.4 times the time a
+ * stream's take: gpu/probes/dram_pages.cu). */
+static void dram_units(coalsim_hier *h, uint64_t sector, coalsim_hier_counts *c)
+{
+    uint64_t piece = sector * 32 / COALSIM_PIECE_BYTES;
+    unsigned units = h->cfg.fetch >= 64 ? h->cfg.fetch / 64 : 1;
+    for (unsigned u = 0; u < units; u++) {
+        uint64_t s = h->units++;
+        piece_seen *e = &h->slot[(piece * 0x9E3779B97F4A7C15ull) >> 52];
+        unsigned before = 0;
+        if (e->piece == piece + 1) {
+            if (s - e->seq <= COALSIM_PIECE_WINDOW) before = e->nth;
+        } else if (e->piece && s - e->seq <= COALSIM_PIECE_WINDOW) {
+            /* the entry may have been the piece's within the window */
+            for (uint64_t k = 1; k <= COALSIM_PIECE_WINDOW && k <= s; k++) {
+                const piece_seen *r = &h->ring[(s - k) % COALSIM_PIECE_WINDOW];
+                if (r->piece == piece + 1) {
+                    before = r->nth;
+                    break;
+                }
+            }
+        }
+        unsigned nth = before < 4 ? before + 1 : 4;
+        c->dram_piece_nth[nth - 1]++;
+        *e = (piece_seen){piece + 1, s, (unsigned char)nth};
+        h->ring[s % COALSIM_PIECE_WINDOW] = *e;
+    }
+}
+
 /* A request's sectors in the order its lanes first touch them, with where
  * their lines live.  Lines in a row are looked up once: nothing else can
  * move a line between two sectors of it in one request. */
@@ -158,6 +203,7 @@ static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, 
     unsigned per = h->cfg.fetch / 32, first = (unsigned)(sa->sector % 4) / per * per;
     for (unsigned k = first; k < first + per; k++) VALID(l2, s)[w] |= (unsigned char)(1u << k);
     c->dram_read += h->cfg.fetch;
+    dram_units(h, sa->sector, c);
 }
 
 /* The request's distinct sectors in the order its lanes first touch them. */

@@ -196,6 +196,7 @@ void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *d)
     h->l2_hits += d->l2_hits;
     h->dram_read += d->dram_read;
     h->dram_write += d->dram_write;
+    for (int k = 0; k < 4; k++) h->dram_piece_nth[k] += d->dram_piece_nth[k];
 }
 
 size_t coalsim_stats_count(const coalsim_stats *st) { return st->n; }
@@ -239,5 +240,6 @@ void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
         t->l1_sectors += h->l1_sectors, t->l1_hits += h->l1_hits;
         t->l2_sectors += h->l2_sectors, t->l2_hits += h->l2_hits;
         t->dram_read += h->dram_read, t->dram_write += h->dram_write;
+        for (int k = 0; k < 4; k++) t->dram_piece_nth[k] += h->dram_piece_nth[k];
     }
 }

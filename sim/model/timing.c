@@ -152,6 +152,22 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
             }
             continue;
         }
+        if (!strcmp(key, "dram_piece")) {
+            char *at = rest, *end;
+            int bad = 0;
+            for (int k = 0; k < 3 && !bad; k++) {
+                p->dram_piece[k] = strtod(at, &end);
+                bad = end == at || !(p->dram_piece[k] >= 1 && p->dram_piece[k] < 8);
+                at = end;
+            }
+            while (*at == ' ' || *at == '\t' || *at == '\r') at++;
+            if (bad || *at) {
+                snprintf(err, cap, "%s:%lu: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)",
+                         name, n);
+                return -1;
+            }
+            continue;
+        }
         char *end;
         double v = strtod(rest, &end);
         if (end == rest || !(v > 0)) {
@@ -210,6 +226,17 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
 
 
 /* ---- the model ---- */
+
+double timing_dram_read_us(const coalsim_profile *p, const coalsim_hier_counts *c)
+{
+    /* a piece read by n units costs n f(n) units of a stream's time; counted
+     * unit by unit as they come, the j-th costs j f(j) - (j-1) f(j-1) */
+    double f[5] = {0, 1, 1, 1, 1}, extra = 0;
+    for (int k = 0; k < 3; k++)
+        if (p->dram_piece[k] > 0) f[k + 1] = p->dram_piece[k];
+    for (int j = 1; j <= 4; j++) extra += (double)c->dram_piece_nth[j - 1] * (j * f[j] - (j - 1) * f[j - 1] - 1);
+    return ((double)c->dram_read + 64.0 * extra) / (p->dram_read_gbs * 1e3);
+}
 
 /* The profile has latencies (the reader keeps all of them or none). */
 static int has_latency(const coalsim_profile *p) { return p->lat_ns[COALSIM_LV_DRAM] > 0; }
@@ -555,7 +582,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
      * takes B/read + B/write = 2B/copy */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
-    out->dram_us = (double)c->dram_read / (p->dram_read_gbs * 1e3) + (double)c->dram_write / (write_gbs * 1e3);
+    out->dram_us = timing_dram_read_us(p, c) + (double)c->dram_write / (write_gbs * 1e3);
     out->l2_us = (double)c->l2_sectors * 32.0 / (p->l2_gbs * 1e3);
     for (unsigned s = 0; s < t->sms; s++)
         if (t->l1_ns[s] / 1e3 > out->l1_us) out->l1_us = t->l1_ns[s] / 1e3;

@@ -40,6 +40,9 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
     json_hier_counts(out, totals_lines(st), &t);
     fprintf(out, ", \"dram_write_bytes\": %llu, \"dirty_bytes_left\": %llu", (unsigned long long)t.dram_write,
             (unsigned long long)ex->dirty);
+    fprintf(out, ", \"dram_piece_nth\": [%llu, %llu, %llu, %llu]", (unsigned long long)t.dram_piece_nth[0],
+            (unsigned long long)t.dram_piece_nth[1], (unsigned long long)t.dram_piece_nth[2],
+            (unsigned long long)t.dram_piece_nth[3]);
     const coalsim_time *tm = ex->time;
     if (tm) {
         fprintf(out, ",\n  \"time\": {\"total_us\": %.6g, \"bound\": \"%s\", \"launch_us\": %.6g, \"dram_us\": %.6g, "

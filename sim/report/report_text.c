@@ -181,6 +181,11 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
                  "         dram__bytes_read.sum, dram__bytes_write.sum\n",
             (unsigned long long)totals_lines(st), (unsigned long long)t.l1_sectors, (unsigned long long)t.l2_sectors,
             (unsigned long long)t.dram_read, (unsigned long long)t.dram_write, (unsigned long long)dirty);
+    if (t.dram_read)
+        fprintf(out, "  DRAM reads, 64 bytes each, by their place in a 256-byte piece read close together:\n"
+                     "         %llu 1st, %llu 2nd, %llu 3rd, %llu 4th (a lone read costs more than a stream's)\n",
+                (unsigned long long)t.dram_piece_nth[0], (unsigned long long)t.dram_piece_nth[1],
+                (unsigned long long)t.dram_piece_nth[2], (unsigned long long)t.dram_piece_nth[3]);
     if (tm && tm->exec_modelled) {
         time_text(out, tm);
         return;
