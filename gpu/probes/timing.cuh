@@ -1,4 +1,4 @@
-// What the standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu)
+// What the standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu)
 // share: stop on a CUDA error with where it happened, and the median time
 // of back-to-back launches.
 #pragma once
