@@ -37,7 +37,7 @@ typedef struct {
 /* DRAM pieces: where each 256-byte piece's last unit came in (a direct-
  * mapped index, exact because a piece whose entry another took is looked
  * for in the ring of the last COALSIM_PIECE_WINDOW units). */
-#define PIECE_SLOTS 4096
+#define PIECE_SLOTS 16384
 typedef struct {
     uint64_t piece;         /* piece + 1, 0 = empty */
     uint64_t seq;           /* the unit's number among all units fetched */
@@ -141,7 +141,7 @@ static void dram_units(coalsim_hier *h, uint64_t sector, coalsim_hier_counts *c)
     unsigned units = h->cfg.fetch >= 64 ? h->cfg.fetch / 64 : 1;
     for (unsigned u = 0; u < units; u++) {
         uint64_t s = h->units++;
-        piece_seen *e = &h->slot[(piece * 0x9E3779B97F4A7C15ull) >> 52];
+        piece_seen *e = &h->slot[(piece * 0x9E3779B97F4A7C15ull) >> 50];
         unsigned before = 0;
         if (e->piece == piece + 1) {
             if (s - e->seq <= COALSIM_PIECE_WINDOW) before = e->nth;
