@@ -263,6 +263,10 @@ typedef struct coalsim_hier_counts {
      * A piece read whole counts one of each; a lone 64 bytes only a 1st.
      * (A fetch of 32 bytes counts as one unit.) */
     uint64_t dram_piece_nth[4];
+    /* load sectors that hit a line another warp's load of the same step
+     * fetched, in blocks on the GPU at once: they wait for that fetch, from
+     * DRAM or from L2 */
+    uint64_t inflight_dram, inflight_l2;
 } coalsim_hier_counts;
 #define COALSIM_PIECE_BYTES 256
 #define COALSIM_PIECE_WINDOW 256

@@ -89,6 +89,42 @@ START_TEST(test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lon
 }
 END_TEST
 
+START_TEST(test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch)
+{
+    coalsim_hier_cfg cfg;
+    coalsim_hier_preset("hopper", &cfg);
+    coalsim_hier *h = coalsim_hier_new(&cfg);
+    ck_assert_ptr_nonnull(h);
+    coalsim_request r;
+    coalsim_hier_counts c[6] = {{0}};
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * (lane % 2));   /* one sector, as spmv's Ap */
+    r.block = 0, r.warp = 0;
+    coalsim_hier_request(h, &r, &c[0]);                      /* the first: from DRAM */
+    ck_assert_uint_eq(c[0].dram_read, 64);
+    r.warp = 1;                                               /* its block's next warp, same step: L1 hit, waits */
+    coalsim_hier_request(h, &r, &c[1]);
+    ck_assert_uint_eq(c[1].l1_hits, 1);
+    ck_assert_uint_eq(c[1].inflight_dram, 1);
+    r.block = 1, r.warp = 0;                                  /* another SM's block, same step: L2 hit, waits */
+    coalsim_hier_request(h, &r, &c[2]);
+    ck_assert_uint_eq(c[2].l2_hits, 1);
+    ck_assert_uint_eq(c[2].inflight_dram, 1);
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 65536 + 4 * lane);
+    r.block = 2;                                              /* a block whose warp loaded something else first */
+    coalsim_hier_request(h, &r, &c[3]);
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * (lane % 2));
+    r.block = 2;
+    coalsim_hier_request(h, &r, &c[4]);                       /* step 1: the line has long been in L2 */
+    ck_assert_uint_eq(c[4].l2_hits, 1);
+    ck_assert_uint_eq(c[4].inflight_dram, 0);
+    /* a block beyond those the GPU holds at once (132 SMs x 64 / 2 warps) is a later wave's */
+    r.block = 132 * 32 + 1, r.warp = 0;
+    coalsim_hier_request(h, &r, &c[5]);
+    ck_assert_uint_eq(c[5].inflight_dram, 0);
+    coalsim_hier_free(h);
+}
+END_TEST
+
 START_TEST(test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector)
 {
     coalsim_hier *h = small(32);
@@ -129,12 +165,13 @@ END_TEST
 
 
 /* Random streams through the model and through the old one it replaced
- * (tests/hier_oracle.c): the same counts for every request, the same dirty
+ * (tests/hier_oracle.c, since extended by the DRAM pieces and the loads that
+ * wait for another warp's fill): the same counts for every request, the same dirty
  * bytes at the end, on caches of many shapes (sets not a power of two, one
  * way, one set) and on the H100 preset. */
 START_TEST(test_hier_counts_what_the_old_model_counted_on_random_streams)
 {
-    uint64_t x = 0x5851f42d4c957f2dull;
+    uint64_t x = 0x5851f42d4c957f2dull, waited = 0;
 #define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
     for (int run = 0; run < 40; run++) {
         coalsim_hier_cfg cfg;
@@ -157,6 +194,9 @@ START_TEST(test_hier_counts_what_the_old_model_counted_on_random_streams)
             static const coalsim_space spaces[] = {COALSIM_GLOBAL, COALSIM_LOCAL, COALSIM_SHARED, COALSIM_GLOBAL};
             coalsim_request r = {.op = (coalsim_op)(x % 4 ? x % 2 : x >> 2 & 3), .space = spaces[(x >> 4) % 4],
                                  .size = sizes[(x >> 8) % 5], .block = (x >> 12) % 9, .label = "t"};
+            /* blocks mostly in order, as a launch makes them, with warps of each taking turns */
+            if ((x >> 56) % 4) r.block = (uint64_t)i / 40 + (x >> 12) % 2;
+            r.warp = (x >> 58) % 4;
             r.active = (x >> 16) % 3 ? 0xffffffffu : (uint32_t)(x >> 20);
             uint64_t base = (x >> 24) % span / r.size * r.size, stride = r.size << ((x >> 50) % 6);
             for (int l = 0; l < 32; l++) {
@@ -166,6 +206,7 @@ START_TEST(test_hier_counts_what_the_old_model_counted_on_random_streams)
             coalsim_hier_counts a = {0}, b = {0};
             coalsim_hier_request(h, &r, &a);
             hier_oracle_request(o, &r, &b);
+            waited += a.inflight_dram + a.inflight_l2;
             ck_assert_msg(!memcmp(&a, &b, sizeof a), "run %d request %d: l1 %llu/%llu l2 %llu/%llu dram %llu/%llu", run,
                           i, (unsigned long long)a.l1_sectors, (unsigned long long)b.l1_sectors,
                           (unsigned long long)a.l2_sectors, (unsigned long long)b.l2_sectors,
@@ -175,6 +216,7 @@ START_TEST(test_hier_counts_what_the_old_model_counted_on_random_streams)
         coalsim_hier_free(h);
         hier_oracle_free(o);
     }
+    ck_assert_uint_gt(waited, 0);                             /* the streams had loads that wait for a fill */
 #undef NEXT
 }
 END_TEST
@@ -187,6 +229,7 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read);
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
     tcase_add_test(c, test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first);
+    tcase_add_test(c, test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_set_timeout(l, 60);

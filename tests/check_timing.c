@@ -96,6 +96,32 @@ START_TEST(test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_w
 }
 END_TEST
 
+START_TEST(test_a_load_that_waits_for_another_warps_fetch_counts_where_that_fetch_came_from)
+{
+    coalsim_profile p = profile_of(RATES LATS);
+    coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    coalsim_arch a = arch_of("hopper");
+    coalsim_request r;
+    coalsim_result res;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * lane);
+    coalsim_model(&a, &r, &res);
+    const coalsim_hier_counts d[4] = {
+        {.l1_sectors = 4, .l1_hits = 4},                              /* L1 */
+        {.l1_sectors = 4, .l1_hits = 4, .inflight_l2 = 4},            /* L1 hits on a line on its way from L2 */
+        {.l1_sectors = 4, .l2_sectors = 4, .l2_hits = 4, .inflight_dram = 4},   /* L2 hits on one from DRAM */
+        {.l1_sectors = 4, .l1_hits = 4, .inflight_dram = 4},          /* L1 hits on one from DRAM */
+    };
+    for (int i = 0; i < 4; i++) {
+        r.warp = (uint64_t)i;
+        ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d[i]), 0);
+    }
+    coalsim_time tm = finish(t, 0);
+    ck_assert_uint_eq(tm.loads[COALSIM_LV_L1], 1);
+    ck_assert_uint_eq(tm.loads[COALSIM_LV_L2], 1);
+    ck_assert_uint_eq(tm.loads[COALSIM_LV_DRAM], 2);
+}
+END_TEST
+
 START_TEST(test_l1_pipe_time_is_the_busiest_sms)
 {
     coalsim_profile p = profile_of(RATES);
@@ -406,6 +432,7 @@ Suite *make_timing_suite(void)
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
     tcase_add_test(c, test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time);
+    tcase_add_test(c, test_a_load_that_waits_for_another_warps_fetch_counts_where_that_fetch_came_from);
     tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);
     tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
     tcase_add_test(c, test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee);

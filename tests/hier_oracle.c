@@ -8,10 +8,18 @@
 #include "hier_oracle.h"
 #include "popcount.h"
 
+/* the load that filled a line: its block, warp and step, and where from
+ * (2 = L2, 3 = DRAM; 0 = no such load) */
+typedef struct {
+    uint64_t block;
+    unsigned warp, step, from;
+} fill;
+
 typedef struct {
     uint64_t tag;           /* line address / line size, +1 (0 = empty) */
     uint64_t lru;
     unsigned char valid, dirty;     /* sector bits */
+    fill by;
 } way;
 
 typedef struct {
@@ -28,7 +36,22 @@ struct hier_oracle {
     uint64_t *unit_piece;
     unsigned char *unit_nth;
     size_t units, cap;
+    /* every load's step: its warp's global loads before it in its block */
+    uint64_t block;
+    unsigned steps[64], max_warps;
 };
+
+/* What a hit on a line filled by BY waits for, for a load NOW: BY's level if
+ * another warp's load of the same step made it, in a block on the GPU at
+ * the same time (fewer blocks before than SMs times the blocks of the most
+ * warps a block has had that a SM's 64 warps hold); else 0. */
+static unsigned waits_for(const hier_oracle *h, fill by, fill now)
+{
+    if (!by.from || by.step != now.step || (by.block == now.block && by.warp == now.warp)) return 0;
+    unsigned per_sm = 64 / h->max_warps;
+    if (now.block < by.block || now.block - by.block >= (uint64_t)h->cfg.sms * (per_sm ? per_sm : 1)) return 0;
+    return by.from;
+}
 
 static int cache_init(cache *c, uint64_t bytes, unsigned ways)
 {
@@ -67,6 +90,7 @@ hier_oracle *hier_oracle_new(const coalsim_hier_cfg *cfg)
     hier_oracle *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     h->cfg = *cfg;
+    h->block = UINT64_MAX;
     h->l1 = calloc(cfg->sms, sizeof *h->l1);
     int bad = !h->l1 || cache_init(&h->l2, cfg->l2_bytes, cfg->l2_ways) != 0;
     for (unsigned i = 0; !bad && i < cfg->sms; i++) bad = cache_init(&h->l1[i], cfg->l1_bytes, cfg->l1_ways) != 0;
@@ -114,7 +138,7 @@ static void dram_units(hier_oracle *h, uint64_t sector, coalsim_hier_counts *c)
 }
 
 /* One 32-byte sector through L2: a hit, or a miss fetched from DRAM. */
-static void l2_access(hier_oracle *h, uint64_t sector, int store, coalsim_hier_counts *c)
+static void l2_access(hier_oracle *h, uint64_t sector, int store, fill now, coalsim_hier_counts *c)
 {
     uint64_t line = sector / 4;
     unsigned bit = 1u << (sector % 4);
@@ -132,8 +156,11 @@ static void l2_access(hier_oracle *h, uint64_t sector, int store, coalsim_hier_c
     }
     if (w->valid & bit) {
         c->l2_hits++;
+        if (waits_for(h, w->by, now) == 3) c->inflight_dram++;
         return;
     }
+    w->by = now;
+    w->by.from = 3;
     /* fetch granularity: the aligned FETCH bytes around the sector */
     unsigned per = h->cfg.fetch / 32, first = (unsigned)(sector % 4) / per * per;
     for (unsigned s = first; s < first + per; s++) w->valid |= 1u << s;
@@ -145,6 +172,16 @@ void hier_oracle_request(hier_oracle *h, const coalsim_request *r, coalsim_hier_
 {
     if (!coalsim_space_has_sectors(r->space)) return;
     cache *l1 = &h->l1[r->block % h->cfg.sms];
+    fill now = {0};
+    if (r->op == COALSIM_LD) {
+        if (r->block != h->block) {
+            memset(h->steps, 0, sizeof h->steps);
+            h->block = r->block;
+        }
+        unsigned wi = (unsigned)(r->warp % 64);
+        if (wi + 1 > h->max_warps) h->max_warps = wi + 1;
+        now = (fill){r->block, wi, h->steps[wi]++, 0};
+    }
     /* the request's distinct sectors, in lane order */
     uint64_t sec[COALSIM_MAX_WARP * 2];
     unsigned n = 0;
@@ -165,18 +202,24 @@ void hier_oracle_request(hier_oracle *h, const coalsim_request *r, coalsim_hier_
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
             if (w) w->valid &= (unsigned char)~bit;
-            l2_access(h, sec[k], 1, c);
+            l2_access(h, sec[k], 1, now, c);
             continue;
         }
         if (w && (w->valid & bit)) {
             c->l1_hits++;
             w->lru = ++h->tick;
+            unsigned f = waits_for(h, w->by, now);
+            if (f == 3) c->inflight_dram++;
+            else if (f == 2) c->inflight_l2++;
             continue;
         }
         if (!w) w = allocate(l1, line, &victim);
         w->valid |= bit;
         w->lru = ++h->tick;
-        l2_access(h, sec[k], 0, c);
+        uint64_t dram = c->dram_read, flight = c->inflight_dram;
+        l2_access(h, sec[k], 0, now, c);
+        w->by = now;
+        w->by.from = c->dram_read > dram || c->inflight_dram > flight ? 3 : 2;
     }
 }
 

@@ -31,7 +31,8 @@ typedef struct {
  * valid and dirty sector bits. */
 #define TAG(c, s) (s)
 #define LRU(c, s) ((s) + (c)->ways)
-#define VALID(c, s) ((unsigned char *)((s) + 2 * (c)->ways))
+#define STAMP(c, s) ((s) + 2 * (c)->ways)
+#define VALID(c, s) ((unsigned char *)((s) + 3 * (c)->ways))
 #define DIRTY(c, s) (VALID(c, s) + (c)->ways)
 
 /* DRAM pieces: where each 256-byte piece's last unit came in (a direct-
@@ -52,7 +53,32 @@ struct coalsim_hier {
     piece_seen slot[PIECE_SLOTS];
     piece_seen ring[COALSIM_PIECE_WINDOW];
     uint64_t units;         /* 64-byte units fetched so far */
+    /* loads' steps: the current block, each of its warps' global loads so
+     * far, and the most warps a block has had */
+    uint64_t cur_block;
+    uint32_t steps[64];
+    unsigned max_warps;
 };
+
+/* A line's fill: the load that filled it (its block, warp and step) and
+ * where from (2 = L2, 3 = DRAM), packed; 0 = none. */
+static uint64_t stamp_of(uint64_t block, unsigned warp, uint32_t step, unsigned from)
+{
+    return (block & ((1ull << 36) - 1)) << 28 | (uint64_t)(warp & 63) << 22 | (uint64_t)(step % 0xFFFFF + 1) << 2 | from;
+}
+
+/* The level a hit on a line stamped ST waits for: the fill's (2 or 3) if
+ * a load of another warp of a block on the GPU at the same time made it at
+ * the same step (a line many warps load together: the first fetches it,
+ * the others wait for it, gpu/probes/shared_miss.cu); else 0. */
+static unsigned in_flight(const coalsim_hier *h, uint64_t st, uint64_t now)
+{
+    if (!st || ((st >> 2) & 0xFFFFF) != ((now >> 2) & 0xFFFFF) || (st >> 22) == (now >> 22)) return 0;
+    uint64_t bf = st >> 28, b = now >> 28;
+    unsigned per_sm = h->max_warps ? 64 / h->max_warps : 1;
+    if (b < bf || b - bf >= (uint64_t)h->cfg.sms * (per_sm ? per_sm : 1)) return 0;
+    return (unsigned)(st & 3);
+}
 
 /* The set of LINE: LINE % sets, computed exactly for any 64-bit LINE with
  * multiplications.  L2 folds the upper address bits in first, as the GPU's
@@ -74,7 +100,7 @@ static int cache_init(cache *c, uint64_t bytes, unsigned ways)
     c->ways = ways ? ways : 1;
     c->sets = (unsigned)(lines / c->ways ? lines / c->ways : 1);
     c->m = ((__uint128_t)UINT64_MAX << 64 | UINT64_MAX) / c->sets + 1;
-    c->stride = 2 * (size_t)c->ways + (2 * (size_t)c->ways + 7) / 8;
+    c->stride = 3 * (size_t)c->ways + (2 * (size_t)c->ways + 7) / 8;
     c->mem = calloc((size_t)c->sets * c->stride, sizeof *c->mem);
     return c->mem ? 0 : -1;
 }
@@ -100,6 +126,7 @@ static int allocate(const cache *c, uint64_t *s, uint64_t line, unsigned *dirty)
     *dirty = TAG(c, s)[v] ? DIRTY(c, s)[v] : 0;
     TAG(c, s)[v] = line + 1;
     LRU(c, s)[v] = 0;
+    STAMP(c, s)[v] = 0;
     VALID(c, s)[v] = DIRTY(c, s)[v] = 0;
     return (int)v;
 }
@@ -113,6 +140,7 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
     h->l1 = calloc(cfg->sms, sizeof *h->l1);
     int bad = !h->l1 || cache_init(&h->l2, cfg->l2_bytes, cfg->l2_ways) != 0;
     h->l2.hashed = 1;
+    h->cur_block = UINT64_MAX;
     for (unsigned i = 0; !bad && i < cfg->sms; i++) bad = cache_init(&h->l1[i], cfg->l1_bytes, cfg->l1_ways) != 0;
     if (bad) {
         coalsim_hier_free(h);
@@ -173,7 +201,7 @@ typedef struct {
 
 /* One 32-byte sector through L2 (its line's way there in *W2, -1 if not
  * looked up yet): a hit, or a miss fetched from DRAM. */
-static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, coalsim_hier_counts *c)
+static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, uint64_t now, coalsim_hier_counts *c)
 {
     const cache *l2 = &h->l2;
     uint64_t *s = sa->set2, line = sa->sector / 4;
@@ -197,8 +225,10 @@ static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, 
     }
     if (VALID(l2, s)[w] & bit) {
         c->l2_hits++;
+        if (in_flight(h, STAMP(l2, s)[w], now) == 3) c->inflight_dram++;
         return;
     }
+    STAMP(l2, s)[w] = now | 3;
     /* fetch granularity: the aligned FETCH bytes around the sector */
     unsigned per = h->cfg.fetch / 32, first = (unsigned)(sa->sector % 4) / per * per;
     for (unsigned k = first; k < first + per; k++) VALID(l2, s)[w] |= (unsigned char)(1u << k);
@@ -249,6 +279,13 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
 {
     if (!coalsim_space_has_sectors(r->space)) return;
     const cache *l1 = &h->l1[r->block % h->cfg.sms];
+    uint64_t now = 0;
+    if (r->op == COALSIM_LD) {
+        if (r->block != h->cur_block) memset(h->steps, 0, sizeof h->steps), h->cur_block = r->block;
+        unsigned wi = (unsigned)(r->warp % 64);
+        if (wi + 1 > h->max_warps) h->max_warps = wi + 1;
+        now = stamp_of(r->block, wi, h->steps[wi]++, 0);
+    }
     sector_at sec[COALSIM_MAX_WARP * 2];
     unsigned n = sectors_of(r, sec);
     locate(h, l1, sec, n);
@@ -262,12 +299,15 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
             if (w >= 0) VALID(l1, s)[w] &= (unsigned char)~bit;
-            l2_access(h, &sec[k], &w2, 1, c);
+            l2_access(h, &sec[k], &w2, 1, now, c);
             continue;
         }
         if (w >= 0 && (VALID(l1, s)[w] & bit)) {
             c->l1_hits++;
             LRU(l1, s)[w] = ++h->tick;
+            unsigned f = in_flight(h, STAMP(l1, s)[w], now);
+            if (f == 3) c->inflight_dram++;
+            else if (f == 2) c->inflight_l2++;
             continue;
         }
         if (w < 0) {
@@ -276,7 +316,9 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         }
         VALID(l1, s)[w] |= bit;
         LRU(l1, s)[w] = ++h->tick;
-        l2_access(h, &sec[k], &w2, 0, c);
+        uint64_t dram = c->dram_read, flight = c->inflight_dram;
+        l2_access(h, &sec[k], &w2, 0, now, c);
+        STAMP(l1, s)[w] = now | (c->dram_read > dram || c->inflight_dram > flight ? 3u : 2u);
     }
 }
 

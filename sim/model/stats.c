@@ -197,6 +197,7 @@ void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *d)
     h->dram_read += d->dram_read;
     h->dram_write += d->dram_write;
     for (int k = 0; k < 4; k++) h->dram_piece_nth[k] += d->dram_piece_nth[k];
+    h->inflight_dram += d->inflight_dram, h->inflight_l2 += d->inflight_l2;
 }
 
 size_t coalsim_stats_count(const coalsim_stats *st) { return st->n; }
@@ -241,5 +242,6 @@ void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
         t->l2_sectors += h->l2_sectors, t->l2_hits += h->l2_hits;
         t->dram_read += h->dram_read, t->dram_write += h->dram_write;
         for (int k = 0; k < 4; k++) t->dram_piece_nth[k] += h->dram_piece_nth[k];
+        t->inflight_dram += h->inflight_dram, t->inflight_l2 += h->inflight_l2;
     }
 }

@@ -502,6 +502,14 @@ static int count_atomics(coalsim_timing *t, const coalsim_request *r)
     return 0;
 }
 
+/* Where a global load request was served: DRAM if a sector came from
+ * there or waited for a fetch from there, else L2 likewise, else L1. */
+static int level_of(const coalsim_hier_counts *d)
+{
+    if (d->dram_read || d->inflight_dram) return COALSIM_LV_DRAM;
+    return d->l1_sectors > d->l1_hits || d->inflight_l2 ? COALSIM_LV_L2 : COALSIM_LV_L1;
+}
+
 int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
                            const coalsim_hier_counts *d)
 {
@@ -515,7 +523,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
         if (count_atomics(t, r) != 0) return -1;
     }
     if (coalsim_space_has_sectors(r->space) && r->op != COALSIM_ST && r->op != COALSIM_RED)
-        t->loads[d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1]++;
+        t->loads[level_of(d)]++;
     if (!has_latency(&t->p)) return 0;
     block *b = open_block(t, r->block);
     unsigned wi = (unsigned)(r->warp % MAX_WARPS);
@@ -544,7 +552,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     }
     int lv = COALSIM_LV_SMEM;
     if (coalsim_space_has_sectors(r->space))
-        lv = d->dram_read ? COALSIM_LV_DRAM : d->l1_sectors > d->l1_hits ? COALSIM_LV_L2 : COALSIM_LV_L1;
+        lv = level_of(d);
     if (w->n == t->mlp) close_trip(t, w);
     w->n++;
     if (lv > w->lv) w->lv = lv;

@@ -43,6 +43,8 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
     fprintf(out, ", \"dram_piece_nth\": [%llu, %llu, %llu, %llu]", (unsigned long long)t.dram_piece_nth[0],
             (unsigned long long)t.dram_piece_nth[1], (unsigned long long)t.dram_piece_nth[2],
             (unsigned long long)t.dram_piece_nth[3]);
+    fprintf(out, ", \"inflight_dram_sectors\": %llu, \"inflight_l2_sectors\": %llu", (unsigned long long)t.inflight_dram,
+            (unsigned long long)t.inflight_l2);
     const coalsim_time *tm = ex->time;
     if (tm) {
         fprintf(out, ",\n  \"time\": {\"total_us\": %.6g, \"bound\": \"%s\", \"launch_us\": %.6g, \"dram_us\": %.6g, "

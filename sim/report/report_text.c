@@ -186,6 +186,10 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
                      "         %llu 1st, %llu 2nd, %llu 3rd, %llu 4th (a lone read costs more than a stream's)\n",
                 (unsigned long long)t.dram_piece_nth[0], (unsigned long long)t.dram_piece_nth[1],
                 (unsigned long long)t.dram_piece_nth[2], (unsigned long long)t.dram_piece_nth[3]);
+    if (t.inflight_dram || t.inflight_l2)
+        fprintf(out, "  load sectors that hit a line another warp's load of the same step was still fetching:\n"
+                     "         %llu from DRAM, %llu from L2 (they wait as long as that load)\n",
+                (unsigned long long)t.inflight_dram, (unsigned long long)t.inflight_l2);
     if (tm && tm->exec_modelled) {
         time_text(out, tm);
         return;
