@@ -12,6 +12,16 @@ static coalsim_hier *small(unsigned fetch)
     return h;
 }
 
+/* The H100's caches. */
+static coalsim_hier *hopper(void)
+{
+    coalsim_hier_cfg cfg;
+    coalsim_hier_preset("hopper", &cfg);
+    coalsim_hier *h = coalsim_hier_new(&cfg);
+    ck_assert_ptr_nonnull(h);
+    return h;
+}
+
 START_TEST(test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only)
 {
     coalsim_hier *h = small(64);
@@ -53,10 +63,7 @@ END_TEST
 
 START_TEST(test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first)
 {
-    coalsim_hier_cfg cfg;
-    coalsim_hier_preset("hopper", &cfg);
-    coalsim_hier *h = coalsim_hier_new(&cfg);
-    ck_assert_ptr_nonnull(h);
+    coalsim_hier *h = hopper();
     coalsim_request r;
     coalsim_hier_counts c = {0};
     REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * lane);      /* one line: half a piece, 2 fetches */
@@ -91,10 +98,7 @@ END_TEST
 
 START_TEST(test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch)
 {
-    coalsim_hier_cfg cfg;
-    coalsim_hier_preset("hopper", &cfg);
-    coalsim_hier *h = coalsim_hier_new(&cfg);
-    ck_assert_ptr_nonnull(h);
+    coalsim_hier *h = hopper();
     coalsim_request r;
     coalsim_hier_counts c[6] = {{0}};
     REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * (lane % 2));   /* one sector, as spmv's Ap */
