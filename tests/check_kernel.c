@@ -515,6 +515,28 @@ START_TEST(test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_d
 }
 END_TEST
 
+/* ptxas joins a thread's 4-byte shared loads of 16 consecutive bytes into
+ * one 128-bit load (LDS.128) even when nine such runs interleave, as in
+ * siboehm's 1D-blocktiling SGEMM: 8 rows of As and one of Bs a step. */
+START_TEST(test_kernel_nine_interleaved_runs_of_shared_loads_are_each_joined)
+{
+    char text[8192];
+    int n = snprintf(text, sizeof text,
+                     SCHED_HEAD ".visible .entry joins(.param .u64 po)\n{\n.reg .b32 %%r<4>;\n.reg .f32 %%f<40>;\n"
+                                ".shared .align 16 .b8 s[1024];\nmov.u32 %%r1, s;\n");
+    for (int d = 0; d < 4; d++)
+        for (int g = 0; g < 9; g++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "ld.shared.f32 %%f%d, [%%r1+%d];\n", d * 9 + g + 1, g * 64 + d * 4);
+    snprintf(text + n, sizeof text - (size_t)n, "ret;\n}\n");
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed(text, "joins", 32, "o:256", &k);
+    /* each run: four broadcast loads of a wavefront each, or one 16-byte broadcast load of 2 */
+    ck_assert_double_eq_tol(coalsim_analysis_exec(a)->smem_wavefronts_saved, 9 * (4 - 2), 1e-9);
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* Registers for the time's occupancy come from ptxas on the module's PTX;
  * a listing given alone has no module to ask (1: not known), and a name
  * that matches no kernel is an error. */
@@ -557,6 +579,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);
     tcase_add_test(c, test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads);
     tcase_add_test(c, test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe);
+    tcase_add_test(c, test_kernel_nine_interleaved_runs_of_shared_loads_are_each_joined);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

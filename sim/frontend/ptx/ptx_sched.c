@@ -361,7 +361,7 @@ static int counted(const pfunc *f, uint32_t first, uint32_t last)
  * keeps its class and leads SB_GROUP loads; the others cost nothing. */
 static void join_shared_loads(pfunc *f)
 {
-    enum { OPEN = 8 };            /* groups open at once: sgemm interleaves As's and Bs's loads */
+    enum { OPEN = 16 };           /* groups open at once: sgemm interleaves As's and Bs's loads */
     struct {
         uint32_t lead, base, count, size;
         int64_t next;
