@@ -35,6 +35,10 @@ typedef struct {
 #define VALID(c, s) ((unsigned char *)((s) + 3 * (c)->ways))
 #define DIRTY(c, s) (VALID(c, s) + (c)->ways)
 
+/* Warps a SM holds (the H100's; a block has at most 32): how many blocks
+ * the GPU runs at once is the SMs times this over a block's warps. */
+#define SM_WARPS 64
+
 /* DRAM pieces: where each 256-byte piece's last unit came in (a direct-
  * mapped index, exact because a piece whose entry another took is looked
  * for in the ring of the last COALSIM_PIECE_WINDOW units). */
@@ -56,7 +60,7 @@ struct coalsim_hier {
     /* loads' steps: the current block, each of its warps' global loads so
      * far, and the most warps a block has had */
     uint64_t cur_block;
-    uint32_t steps[64];
+    uint32_t steps[SM_WARPS];
     unsigned max_warps;
 };
 
@@ -64,7 +68,7 @@ struct coalsim_hier {
  * where from (2 = L2, 3 = DRAM), packed; 0 = none. */
 static uint64_t stamp_of(uint64_t block, unsigned warp, uint32_t step, unsigned from)
 {
-    return (block & ((1ull << 36) - 1)) << 28 | (uint64_t)(warp & 63) << 22 | (uint64_t)(step % 0xFFFFF + 1) << 2 | from;
+    return (block & ((1ull << 36) - 1)) << 28 | (uint64_t)(warp % SM_WARPS) << 22 | (uint64_t)(step % 0xFFFFF + 1) << 2 | from;
 }
 
 /* The level a hit on a line stamped ST waits for: the fill's (2 or 3) if
@@ -75,7 +79,7 @@ static unsigned in_flight(const coalsim_hier *h, uint64_t st, uint64_t now)
 {
     if (!st || ((st >> 2) & 0xFFFFF) != ((now >> 2) & 0xFFFFF) || (st >> 22) == (now >> 22)) return 0;
     uint64_t bf = st >> 28, b = now >> 28;
-    unsigned per_sm = h->max_warps ? 64 / h->max_warps : 1;
+    unsigned per_sm = h->max_warps ? SM_WARPS / h->max_warps : 1;
     if (b < bf || b - bf >= (uint64_t)h->cfg.sms * (per_sm ? per_sm : 1)) return 0;
     return (unsigned)(st & 3);
 }
@@ -282,7 +286,7 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
     uint64_t now = 0;
     if (r->op == COALSIM_LD) {
         if (r->block != h->cur_block) memset(h->steps, 0, sizeof h->steps), h->cur_block = r->block;
-        unsigned wi = (unsigned)(r->warp % 64);
+        unsigned wi = (unsigned)(r->warp % SM_WARPS);
         if (wi + 1 > h->max_warps) h->max_warps = wi + 1;
         now = stamp_of(r->block, wi, h->steps[wi]++, 0);
     }
