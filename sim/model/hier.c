@@ -17,7 +17,8 @@
 #include "popcount.h"
 
 /* A cache: SETS sets of WAYS ways, each set one block of memory (the ways'
- * tags, then their last uses, then their valid and dirty sector bits), so
+ * tags, then their last uses, then the loads that filled them, then their
+ * valid and dirty sector bits), so
  * that looking a line up and updating it touch neighbouring cache lines. */
 typedef struct {
     uint64_t *mem;
@@ -28,7 +29,7 @@ typedef struct {
 } cache;
 
 /* The parts of the set S: tag (line + 1, 0 = empty), last use (a tick),
- * valid and dirty sector bits. */
+ * the fill's stamp (stamp_of), valid and dirty sector bits. */
 #define TAG(c, s) (s)
 #define LRU(c, s) ((s) + (c)->ways)
 #define STAMP(c, s) ((s) + 2 * (c)->ways)
@@ -62,6 +63,7 @@ struct coalsim_hier {
     uint64_t cur_block;
     uint32_t steps[SM_WARPS];
     unsigned max_warps;
+    uint64_t at_once;       /* blocks the GPU runs at once: SMs x SM_WARPS / max_warps */
 };
 
 /* A line's fill: the load that filled it (its block, warp and step) and
@@ -79,9 +81,7 @@ static unsigned in_flight(const coalsim_hier *h, uint64_t st, uint64_t now)
 {
     if (!st || ((st >> 2) & 0xFFFFF) != ((now >> 2) & 0xFFFFF) || (st >> 22) == (now >> 22)) return 0;
     uint64_t bf = st >> 28, b = now >> 28;
-    unsigned per_sm = h->max_warps ? SM_WARPS / h->max_warps : 1;
-    if (b < bf || b - bf >= (uint64_t)h->cfg.sms * (per_sm ? per_sm : 1)) return 0;
-    return (unsigned)(st & 3);
+    return b < bf || b - bf >= h->at_once ? 0 : (unsigned)(st & 3);
 }
 
 /* The set of LINE: LINE % sets, computed exactly for any 64-bit LINE with
@@ -204,8 +204,10 @@ typedef struct {
 } sector_at;
 
 /* One 32-byte sector through L2 (its line's way there in *W2, -1 if not
- * looked up yet): a hit, or a miss fetched from DRAM. */
-static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, uint64_t now, coalsim_hier_counts *c)
+ * looked up yet): a hit, or a miss fetched from DRAM.  For a load, where
+ * its data comes from: 3 (DRAM, or a fetch from there it waits for), or 2
+ * (L2). */
+static unsigned l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, uint64_t now, coalsim_hier_counts *c)
 {
     const cache *l2 = &h->l2;
     uint64_t *s = sa->set2, line = sa->sector / 4;
@@ -225,12 +227,13 @@ static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, 
     if (store) {
         VALID(l2, s)[w] |= bit;
         DIRTY(l2, s)[w] |= bit;
-        return;
+        return 2;
     }
     if (VALID(l2, s)[w] & bit) {
         c->l2_hits++;
-        if (in_flight(h, STAMP(l2, s)[w], now) == 3) c->inflight_dram++;
-        return;
+        if (in_flight(h, STAMP(l2, s)[w], now) != 3) return 2;
+        c->inflight_dram++;
+        return 3;
     }
     STAMP(l2, s)[w] = now | 3;
     /* fetch granularity: the aligned FETCH bytes around the sector */
@@ -238,6 +241,7 @@ static void l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int store, 
     for (unsigned k = first; k < first + per; k++) VALID(l2, s)[w] |= (unsigned char)(1u << k);
     c->dram_read += h->cfg.fetch;
     dram_units(h, sa->sector, c);
+    return 3;
 }
 
 /* The request's distinct sectors in the order its lanes first touch them. */
@@ -287,7 +291,10 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
     if (r->op == COALSIM_LD) {
         if (r->block != h->cur_block) memset(h->steps, 0, sizeof h->steps), h->cur_block = r->block;
         unsigned wi = (unsigned)(r->warp % SM_WARPS);
-        if (wi + 1 > h->max_warps) h->max_warps = wi + 1;
+        if (wi + 1 > h->max_warps) {
+            h->max_warps = wi + 1;
+            h->at_once = (uint64_t)h->cfg.sms * (SM_WARPS / h->max_warps);
+        }
         now = stamp_of(r->block, wi, h->steps[wi]++, 0);
     }
     sector_at sec[COALSIM_MAX_WARP * 2];
@@ -320,9 +327,7 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         }
         VALID(l1, s)[w] |= bit;
         LRU(l1, s)[w] = ++h->tick;
-        uint64_t dram = c->dram_read, flight = c->inflight_dram;
-        l2_access(h, &sec[k], &w2, 0, now, c);
-        STAMP(l1, s)[w] = now | (c->dram_read > dram || c->inflight_dram > flight ? 3u : 2u);
+        STAMP(l1, s)[w] = now | l2_access(h, &sec[k], &w2, 0, now, c);
     }
 }
 

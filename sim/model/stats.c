@@ -186,18 +186,19 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
     return 0;
 }
 
-void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *d)
+/* Add D's hierarchy counts to H's. */
+static void hier_add(coalsim_hier_counts *h, const coalsim_hier_counts *d)
 {
-    if (!st->last) return;
-    coalsim_hier_counts *h = &st->acc[st->last - 1].hier;
-    h->l1_sectors += d->l1_sectors;
-    h->l1_hits += d->l1_hits;
-    h->l2_sectors += d->l2_sectors;
-    h->l2_hits += d->l2_hits;
-    h->dram_read += d->dram_read;
-    h->dram_write += d->dram_write;
+    h->l1_sectors += d->l1_sectors, h->l1_hits += d->l1_hits;
+    h->l2_sectors += d->l2_sectors, h->l2_hits += d->l2_hits;
+    h->dram_read += d->dram_read, h->dram_write += d->dram_write;
     for (int k = 0; k < 4; k++) h->dram_piece_nth[k] += d->dram_piece_nth[k];
     h->inflight_dram += d->inflight_dram, h->inflight_l2 += d->inflight_l2;
+}
+
+void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *d)
+{
+    if (st->last) hier_add(&st->acc[st->last - 1].hier, d);
 }
 
 size_t coalsim_stats_count(const coalsim_stats *st) { return st->n; }
@@ -236,12 +237,5 @@ int coalsim_space_has_sectors(coalsim_space sp) { return sp == COALSIM_GLOBAL ||
 void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
 {
     memset(t, 0, sizeof *t);
-    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
-        const coalsim_hier_counts *h = &coalsim_stats_get(st, i)->hier;
-        t->l1_sectors += h->l1_sectors, t->l1_hits += h->l1_hits;
-        t->l2_sectors += h->l2_sectors, t->l2_hits += h->l2_hits;
-        t->dram_read += h->dram_read, t->dram_write += h->dram_write;
-        for (int k = 0; k < 4; k++) t->dram_piece_nth[k] += h->dram_piece_nth[k];
-        t->inflight_dram += h->inflight_dram, t->inflight_l2 += h->inflight_l2;
-    }
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) hier_add(t, &coalsim_stats_get(st, i)->hier);
 }
