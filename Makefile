@@ -30,13 +30,13 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # The library: the models, the front ends (one file an input kind), the
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
-MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
             analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
                sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
-                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_sched.c) \
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_sched.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
                  sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c \
                  sass_pipe.c sass_sched.c)
@@ -48,7 +48,7 @@ TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
            tests/check_import.c tests/check_sketch_oracle.c tests/sketch_oracle.c tests/hier_oracle.c \
-           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c
+           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c tests/check_matrix.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)

@@ -36,8 +36,37 @@ extern "C" {
 #define COALSIM_MAX_LABEL 255    /* bytes in a trace label, at most */
 
 /* What a request does.  ATOM: an atomic that returns the old value; RED: a
- * reduction that returns nothing (ncu counts both apart from ld and st). */
-typedef enum { COALSIM_LD = 0, COALSIM_ST = 1, COALSIM_ATOM = 2, COALSIM_RED = 3, COALSIM_OPS } coalsim_op;
+ * reduction that returns nothing (ncu counts both apart from ld and st).
+ * The matrix and asynchronous-copy instructions (measured on the H100:
+ * gpu/probes/matrix.cu, data in gpu/probes/h100-matrix.txt):
+ *   LDSM, STSM  ldmatrix / stmatrix (shared, 16 bytes a lane): lane l gives
+ *               row l % 8 of 8x8 matrix l / 8, so a request has 8, 16 or
+ *               32 lanes (.x1, .x2, .x4); each matrix is a phase of its own
+ *               and costs its worst bank's distinct words (no pairing),
+ *               like an LDS.128 quarter warp.  ncu counts their wavefronts
+ *               in ..._mem_shared_op_ld / _op_st, LDSM in
+ *               smsp__inst_executed_op_ldsm and neither in op_shared_ld/st.
+ *   LDGSTS      cp.async.ca (global side: 4, 8 or 16 bytes a lane): the
+ *               sectors a load of the same lanes moves, through L1.  ncu
+ *               counts it in ..._global_op_ld and in
+ *               ..._global_op_ldgsts_cache_access; its instruction in
+ *               smsp__inst_executed_op_ldgsts, not op_global_ld.  Its
+ *               shared side is a request of its own (space shared, op
+ *               LDGSTS, the destinations): see coalsim_ldgsts.
+ *   LDGSTS_BYPASS  cp.async.cg (16 bytes, L1 bypassed): each 8-lane phase
+ *               moves the larger of its distinct global sectors and the
+ *               distinct 32-byte pieces of shared memory it writes
+ *               (coalsim_ldgsts; coalsim_model, which has no destinations,
+ *               counts the sectors alone).  In ..._global_op_ld, not in
+ *               _cache_access; its shared writes take no LSU wavefronts. */
+typedef enum {
+    COALSIM_LD = 0, COALSIM_ST = 1, COALSIM_ATOM = 2, COALSIM_RED = 3,
+    COALSIM_LDSM = 4, COALSIM_STSM = 5, COALSIM_LDGSTS = 6, COALSIM_LDGSTS_BYPASS = 7,
+    COALSIM_OPS
+} coalsim_op;
+/* 1 if OP reads memory into the SM (ld, ldsm, both cp.async kinds): the
+ * cache model's loads.  0 for stores, atomics and reductions. */
+int coalsim_op_reads(coalsim_op op);
 /* Where.  LOCAL: a thread's own memory, addresses as the hardware lays it out
  * (word w of lane l at base + (w * 32 + l) * 4: local memory is interleaved
  * so a warp's same word coalesces); CONST: the constant cache, which serves
@@ -122,6 +151,18 @@ void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_resul
 /* The constant cache serves one distinct address a pass: wavefronts = the
  * distinct addresses of the active lanes, ideal 1 (a broadcast). */
 void coalsim_cmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out);
+/* A cp.async (ldgsts.c): the active lanes of SRC (op LDGSTS or
+ * LDGSTS_BYPASS, space global, the source addresses, size 4, 8 or 16) copy
+ * into shared memory at DST[l].  *G gets the global side (sectors, as the
+ * op's comment above says) and *S the shared side of an LDGSTS (.ca),
+ * measured on the H100: the lanes whose sources share a 128-byte line are
+ * written in passes of their own, each line costing its lanes' worst bank's
+ * distinct words, or, if more, the most lanes that read the same bytes (a
+ * warp copying one word to 32 places takes 32); ideal: the bytes / 128.  For
+ * LDGSTS_BYPASS *S is all zero: ncu counts no LSU wavefronts for it.  Never
+ * fails. */
+void coalsim_ldgsts(const coalsim_arch *a, const coalsim_request *src, const uint64_t *dst, coalsim_result *g,
+                    coalsim_result *s);
 
 /* ---- shared tiles: padding and swizzle (tile.c) ------------------------- */
 
@@ -592,6 +633,10 @@ typedef struct coalsim_exec {
     uint64_t thread_inst_executed;
     /* memory instructions executed, also those with no lane active */
     uint64_t inst_mem[COALSIM_SPACES][COALSIM_OPS];
+    /* matrix instructions of the tensor pipe (warp instructions, as ncu's
+     * sm__inst_executed_pipe_tensor_op_{hmma,imma,dmma}): [0] HMMA (f16,
+     * bf16, tf32), [1] IMMA (s8, u8, s4, u4, b1), [2] DMMA (f64) */
+    uint64_t inst_mma[3];
     /* every instruction of the code that ran, in code order (NULL: not kept) */
     const coalsim_inst *insts;
     size_t ninsts;
@@ -970,7 +1015,8 @@ char *coalsim_analysis_report_string(const coalsim_analysis *an, coalsim_format 
 /* Free what the library handed over (coalsim_analysis_report_string). */
 void coalsim_free(void *p);
 
-/* "ld", "st", "atom", "red"; "global", "shared", "local", "const". */
+/* "ld", "st", "atom", "red", "ldsm", "stsm", "ldgsts", "ldgsts_cg";
+ * "global", "shared", "local", "const". */
 const char *coalsim_op_name(coalsim_op op);
 const char *coalsim_space_name(coalsim_space sp);
 /* 1 if requests to SP move sectors through L1 (global, local), 0 if they

@@ -125,7 +125,7 @@ START_TEST(test_trace_errors_name_the_file_and_line)
     expect_error("ld global 4 x 0 0 0\nld global 4 x 0 1 0x6\n", "t.trace:2: address 0x6 is not aligned to its 4-byte size");
     expect_error("ld global 5 x 0 0 0\n", "t.trace:1: size '5' is not 1, 2, 4, 8 or 16");
     expect_error("ld texture 4 x 0 0 0\n", "t.trace:1: unknown space 'texture' (expected global, shared, local or const)");
-    expect_error("swap global 4 x 0 0 0\n", "t.trace:1: unknown op 'swap' (expected ld, st, atom or red)");
+    expect_error("swap global 4 x 0 0 0\n", "t.trace:1: unknown op 'swap' (expected ld, st, atom, red, ldsm or stsm)");
     expect_error("ld global 4 x 0\n", "t.trace:1: expected 7 fields (OP SPACE SIZE LABEL BLOCK THREAD ADDRESS), found 5");
     expect_error("ld global 4 x 18446744073709551616 0 0\n",
                  "t.trace:1: block index '18446744073709551616' does not fit in 64 bits");

@@ -244,7 +244,10 @@ static const unsigned char cclass[256] = {
     ['#'] = C_HASH, ['\0'] = C_NUL,
 };
 
-static const char *const op_words[COALSIM_OPS] = {"ld", "st", "atom", "red"};
+/* the ops a trace holds: ldsm and stsm too (a matrix row a lane), not
+ * cp.async, whose request needs its shared destinations as well */
+#define TRACE_OPS (COALSIM_STSM + 1)
+static const char *const op_words[TRACE_OPS] = {"ld", "st", "atom", "red", "ldsm", "stsm"};
 static const char *const space_words[COALSIM_SPACES] = {"global", "shared", "local", "const"};
 
 /* The index i < COUNT whose WORDS[i] is S[0..n), or -1. */
@@ -283,8 +286,9 @@ static int parse(trace_oracle *rd, const char *line, size_t len, record *rec)
     if (nf != 7)
         return fail(rd, "expected 7 fields (OP SPACE SIZE LABEL BLOCK THREAD ADDRESS), found %d", nf);
 
-    int op = word_index(f[0], fl[0], op_words, COALSIM_OPS);
-    if (op < 0) return fail(rd, "unknown op '%s' (expected ld, st, atom or red)", quote(q, sizeof q, f[0], fl[0]));
+    int op = word_index(f[0], fl[0], op_words, TRACE_OPS);
+    if (op < 0)
+        return fail(rd, "unknown op '%s' (expected ld, st, atom, red, ldsm or stsm)", quote(q, sizeof q, f[0], fl[0]));
     rec->op = (coalsim_op)op;
     int sp = word_index(f[1], fl[1], space_words, COALSIM_SPACES);
     if (sp < 0)
@@ -295,6 +299,9 @@ static int parse(trace_oracle *rd, const char *line, size_t len, record *rec)
     if (parse_u64(f[2], fl[2], 0, &v) != 0 || (v != 1 && v != 2 && v != 4 && v != 8 && v != 16))
         return fail(rd, "size '%s' is not 1, 2, 4, 8 or 16", quote(q, sizeof q, f[2], fl[2]));
     rec->size = (unsigned)v;
+    if ((op == COALSIM_LDSM || op == COALSIM_STSM) && (sp != COALSIM_SHARED || v != 16))
+        return fail(rd, "%s is a shared access of 16 bytes a lane (one row of an 8x8 matrix of 16-bit elements)",
+                    op_words[op]);
 
     if (fl[3] > COALSIM_MAX_LABEL)
         return fail(rd, "label longer than %d bytes", COALSIM_MAX_LABEL);

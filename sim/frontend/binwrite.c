@@ -123,9 +123,11 @@ int coalsim_bwriter_put(coalsim_bwriter *w, const coalsim_request *r)
     unsigned char buf[1 + 3 * 10 + 4 + 32 * 10], *p = buf;
     unsigned log2size = (unsigned)__builtin_ctz(r->size);
     *p++ = 'R';
-    /* op and space: low bits in 0 and 1, high bits in 5 and 6 (version 1 files hold only ld/st, global/shared) */
+    /* op and space: low bits in 0 and 1, the others in 5 and 7 (op) and 6 (space); version 1 files held only
+     * ld/st, global/shared.  cp.async requests need their destinations too: a trace cannot hold them */
+    if (r->op > COALSIM_STSM) return w->failed = 1, -1;
     *p++ = (unsigned char)(((unsigned)r->op & 1) | ((unsigned)r->space & 1) << 1 | log2size << 2 |
-                           ((unsigned)r->op >> 1) << 5 | ((unsigned)r->space >> 1) << 6);
+                           ((unsigned)r->op >> 1 & 1) << 5 | ((unsigned)r->space >> 1) << 6 | ((unsigned)r->op >> 2) << 7);
     p = put_varint(p, (uint64_t)id);
     p = put_varint(p, zigzag((int64_t)(r->block - w->prev_block)));
     p = put_varint(p, zigzag((int64_t)(r->warp - w->prev_warp)));

@@ -27,12 +27,15 @@ int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char 
                                uint64_t warp, uint32_t active, const uint64_t *addr, const char *label, char *err,
                                size_t cap)
 {
-    static const char *const ops[] = {"ld", "st", "atom", "red"};
+    /* a trace's ops: cp.async needs its destinations too */
+    static const char *const ops[] = {"ld", "st", "atom", "red", "ldsm", "stsm"};
     static const char *const spaces[] = {"global", "shared", "local", "const"};
     coalsim_request r = {.size = size, .block = block, .warp = warp, .active = active, .label = label};
-    int o = word(op, ops, COALSIM_OPS), s = word(space, spaces, COALSIM_SPACES);
-    if (o < 0) return fail(err, cap, "unknown op '%.40s' (expected ld, st, atom or red)", op ? op : "");
+    int o = word(op, ops, (int)(sizeof ops / sizeof ops[0])), s = word(space, spaces, COALSIM_SPACES);
+    if (o < 0) return fail(err, cap, "unknown op '%.40s' (expected ld, st, atom, red, ldsm or stsm)", op ? op : "");
     if (s < 0) return fail(err, cap, "unknown space '%.40s' (expected global, shared, local or const)", space ? space : "");
+    if (o >= COALSIM_LDSM && (s != COALSIM_SHARED || size != 16))
+        return fail(err, cap, "%s is a shared access of 16 bytes a lane (one row of an 8x8 matrix of 16-bit elements)", ops[o]);
     r.op = (coalsim_op)o;
     r.space = (coalsim_space)s;
     if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)

@@ -143,6 +143,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     d->thread_inst_executed += s->thread_inst_executed;
     for (int sp = 0; sp < COALSIM_SPACES; sp++)
         for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
+    for (int k = 0; k < 3; k++) d->inst_mma[k] += s->inst_mma[k];
     for (int p = 0; p < COALSIM_PIPES; p++) d->pipe_inst[p] += s->pipe_inst[p];
     d->path_cycles += s->path_cycles;
     d->path_loads += s->path_loads;

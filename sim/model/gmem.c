@@ -154,8 +154,25 @@ static void counts(const coalsim_arch *a, const coalsim_request *r, coalsim_resu
     out->ideal_sectors = (out->requested_bytes + sb - 1) >> ssh;
 }
 
+/* cp.async.cg without its destinations: each 8-lane phase's distinct
+ * sectors (ldgsts.c adds the shared pieces when it has them). */
+static unsigned phase_sectors(const coalsim_arch *a, const coalsim_request *r)
+{
+    unsigned total = 0;
+    for (unsigned lo = 0; lo < COALSIM_MAX_WARP; lo += 8) {
+        coalsim_request q = *r;
+        q.active = r->active & (0xffu << lo);
+        if (!q.active) continue;
+        coalsim_result c;
+        counts(a, &q, &c);
+        total += c.sectors;
+    }
+    return total;
+}
+
 void coalsim_gmem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
     counts(a, r, out);
+    if (r->op == COALSIM_LDGSTS_BYPASS) out->sectors = phase_sectors(a, r);
     if ((r->op == COALSIM_ATOM || r->op == COALSIM_RED) && r->size <= a->sector_bytes) out->sectors = atomic_sectors(a, r);
 }

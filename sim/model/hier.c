@@ -288,7 +288,8 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
     if (!coalsim_space_has_sectors(r->space)) return;
     const cache *l1 = &h->l1[r->block % h->cfg.sms];
     uint64_t now = 0;
-    if (r->op == COALSIM_LD) {
+    int reads = coalsim_op_reads(r->op);
+    if (reads) {
         if (r->block != h->cur_block) memset(h->steps, 0, sizeof h->steps), h->cur_block = r->block;
         unsigned wi = (unsigned)(r->warp % SM_WARPS);
         if (wi + 1 > h->max_warps) {
@@ -306,7 +307,12 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
         if (sec[k].new_line) w = lookup(l1, s, line), w2 = -1;
         c->l1_sectors++;
-        if (r->op != COALSIM_LD) {
+        if (r->op == COALSIM_LDGSTS_BYPASS) {
+            /* cp.async.cg: read from L2 into shared memory, L1 neither looked up nor filled */
+            (void)l2_access(h, &sec[k], &w2, 0, now, c);
+            continue;
+        }
+        if (!reads) {
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
             if (w >= 0) VALID(l1, s)[w] &= (unsigned char)~bit;

@@ -420,9 +420,9 @@ static double l1_cost(const coalsim_timing *t, const coalsim_request *r, const c
      * that hit L1 cost a wavefront, the rest go at the scatter rates */
     unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
     double miss = extra;
-    if (r->op == COALSIM_LD)
+    if (coalsim_op_reads(r->op))
         miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
-    double rate = r->op == COALSIM_LD ? t->p.scatter_load_lines_per_ns : t->p.scatter_store_lines_per_ns;
+    double rate = coalsim_op_reads(r->op) ? t->p.scatter_load_lines_per_ns : t->p.scatter_store_lines_per_ns;
     rate = rate ? rate / t->sms : wf;
     return ((double)res->lines - miss) / wf + miss / rate;
 }
@@ -444,10 +444,10 @@ static void data_cycles(const coalsim_timing *t, const coalsim_request *r, const
     if (r->space == COALSIM_CONST) return;
     unsigned need = (res->ideal_sectors + 3) / 4, extra = res->lines > need ? res->lines - need : 0;
     double miss = extra;
-    if (r->op == COALSIM_LD)
+    if (coalsim_op_reads(r->op))
         miss = d->l1_sectors ? (double)extra * (double)(d->l1_sectors - d->l1_hits) / (double)d->l1_sectors : 0;
     dc[0] += ((double)res->lines - miss) / p->l1_lines_per_cycle;
-    dc[r->op == COALSIM_LD ? 1 : 2] += miss;
+    dc[coalsim_op_reads(r->op) ? 1 : 2] += miss;
 }
 
 /* A SM's L1 data pipe cycles, ACTIVE SMs sending requests: the scatter
@@ -522,7 +522,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
         t->atomic_sectors += res->sectors;
         if (count_atomics(t, r) != 0) return -1;
     }
-    if (coalsim_space_has_sectors(r->space) && r->op != COALSIM_ST && r->op != COALSIM_RED)
+    if (coalsim_space_has_sectors(r->space) && (coalsim_op_reads(r->op) || r->op == COALSIM_ATOM))
         t->loads[level_of(d)]++;
     if (!has_latency(&t->p)) return 0;
     block *b = open_block(t, r->block);
@@ -546,7 +546,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
         }
     warp *w = &b->w[wi];
     if (r->space == COALSIM_CONST) return 0;      /* served on the SM, no round trip */
-    if (r->op == COALSIM_ST || r->op == COALSIM_RED) {
+    if (!coalsim_op_reads(r->op) && r->op != COALSIM_ATOM) {   /* stores, reductions, stmatrix */
         close_trip(t, w);
         return 0;
     }

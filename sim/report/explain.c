@@ -71,7 +71,7 @@ static int all_same(const coalsim_request *r)
 static void gmem(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
 {
     unsigned first, run, n = res->active_threads, sec = a->sector_bytes;
-    const char *verb = r->op == COALSIM_LD ? "read" : "write";
+    const char *verb = coalsim_op_reads(r->op) ? "read" : "write";
     int64_t d = lane_stride(r, &first);
     double eff = res->sectors ? 100.0 * res->requested_bytes / ((double)res->sectors * sec) : 0;
     int atomic = r->op == COALSIM_ATOM || r->op == COALSIM_RED;
@@ -140,7 +140,8 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     int64_t d = lane_stride(r, &first);
     const char *phases = "";
     if (res->phases > 1 && res->ideal_wavefronts > 1)
-        phases = r->size == 8 ? " (8-byte lanes: a half warp per wavefront)" : " (16-byte lanes: a quarter warp per wavefront)";
+        phases = r->op == COALSIM_LDSM || r->op == COALSIM_STSM ? " (one 8x8 matrix, 8 rows of 16 bytes, per wavefront)"
+               : r->size == 8 ? " (8-byte lanes: a half warp per wavefront)" : " (16-byte lanes: a quarter warp per wavefront)";
     if (r->op == COALSIM_ATOM && res->max_ways > 1 && res->requested_bytes < n * r->size) {
         say(buf, cap, "%u lanes on bank %u: a shared atomic serves a bank's lanes one at a time, lanes on the same "
                       "word too; %s",
@@ -176,7 +177,7 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     }
     say(buf, cap, "%u-way conflict on bank %u: lanes %s different rows of the same bank; pad the rows or XOR-swizzle "
                   "the column index%s",
-        res->max_ways, res->worst_bank, r->op == COALSIM_LD ? "read" : r->op == COALSIM_ST ? "write" : "update", phases);
+        res->max_ways, res->worst_bank, coalsim_op_reads(r->op) ? "read" : r->op == COALSIM_ST || r->op == COALSIM_STSM ? "write" : "update", phases);
 }
 
 void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)

@@ -17,15 +17,22 @@ static void put(list *l, const char *name, uint64_t v)
     if (l->n < COALSIM_MAX_METRICS) l->out[l->n++] = (coalsim_metric){name, v};
 }
 
-/* ncu's metric names, indexed [space][op]; NULL where ncu has none. */
+/* ncu's metric names, indexed [space][op]; NULL where ncu has none.  The
+ * matrix and async-copy ops were sorted into ncu's metrics by the probes
+ * (gpu/probes/matrix.cu on the H100): a cp.async of either kind is also
+ * one of the global loads (op_ld requests and sectors), LDSM's and STSM's
+ * wavefronts and conflicts are shared loads' and stores', and ncu has no
+ * counter of its own for cp.async.cg's requests or STSM's instructions. */
 static const char *const requests_name[COALSIM_SPACES][COALSIM_OPS] = {
     [COALSIM_GLOBAL] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-                        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"},
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+                        NULL, NULL, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", NULL},
     [COALSIM_LOCAL] = {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"},
 };
 static const char *const sectors_name[COALSIM_SPACES][COALSIM_OPS] = {
     [COALSIM_GLOBAL] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-                        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"},
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+                        NULL, NULL, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", NULL},
     [COALSIM_LOCAL] = {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"},
 };
 /* Shared atomics and reductions are one kind to ncu (ATOMS). */
@@ -39,9 +46,19 @@ static const char *const inst_name[COALSIM_SPACES][COALSIM_OPS] = {
     [COALSIM_GLOBAL] = {"smsp__inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_st.sum",
                         "smsp__inst_executed_op_global_atom.sum", "smsp__inst_executed_op_global_red.sum"},
     [COALSIM_SHARED] = {"smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
-                        "smsp__inst_executed_op_shared_atom.sum", NULL},
+                        "smsp__inst_executed_op_shared_atom.sum", NULL, "smsp__inst_executed_op_ldsm.sum"},
     [COALSIM_LOCAL] = {"smsp__inst_executed_op_local_ld.sum", "smsp__inst_executed_op_local_st.sum"},
 };
+/* The ncu op a shared op's wavefronts count under (-1: none, as LDGSTS's shared side). */
+static int wavefront_op(int op)
+{
+    switch (op) {
+    case COALSIM_LD: case COALSIM_LDSM: return COALSIM_LD;
+    case COALSIM_ST: case COALSIM_STSM: return COALSIM_ST;
+    case COALSIM_ATOM: case COALSIM_RED: return COALSIM_ATOM;
+    default: return -1;
+    }
+}
 
 size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, coalsim_metric *out)
 {
@@ -49,18 +66,23 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
     total t[COALSIM_SPACES][COALSIM_OPS];
     totals_sum(st, t);
     const coalsim_exec *e = ex ? ex->exec : NULL;
-    /* the four of ld and st always; atomics and local memory when used */
+    /* the four of ld and st always; atomics, local memory and cp.async when used */
     for (int sp = 0; sp < COALSIM_SPACES; sp++)
         for (int op = 0; op < COALSIM_OPS; op++) {
             int used = t[sp][op].requests || (e && e->inst_mem[sp][op]);
             int always = op <= COALSIM_ST && (sp == COALSIM_GLOBAL || sp == COALSIM_SHARED);
             if (!used && !always) continue;
-            if (requests_name[sp][op]) put(&l, requests_name[sp][op], t[sp][op].requests);
-            if (sectors_name[sp][op]) put(&l, sectors_name[sp][op], t[sp][op].units);
+            uint64_t req = t[sp][op].requests, sec = t[sp][op].units;
+            if (sp == COALSIM_GLOBAL && op == COALSIM_LD)   /* ncu's global loads include both cp.async kinds */
+                for (int k = COALSIM_LDGSTS; k <= COALSIM_LDGSTS_BYPASS; k++)
+                    req += t[sp][k].requests, sec += t[sp][k].units;
+            if (requests_name[sp][op]) put(&l, requests_name[sp][op], req);
+            if (sectors_name[sp][op]) put(&l, sectors_name[sp][op], sec);
         }
     uint64_t wf[COALSIM_OPS] = {0}, ideal[COALSIM_OPS] = {0};
     for (int op = 0; op < COALSIM_OPS; op++) {
-        int k = op == COALSIM_RED ? COALSIM_ATOM : op;
+        int k = wavefront_op(op);
+        if (k < 0) continue;
         wf[k] += t[COALSIM_SHARED][op].units;
         ideal[k] += t[COALSIM_SHARED][op].ideal;
     }
@@ -80,6 +102,18 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
             int always = op <= COALSIM_ST && (sp == COALSIM_GLOBAL || sp == COALSIM_SHARED);
             if (v || always) put(&l, inst_name[sp][op], v);
         }
+    }
+    {
+        uint64_t v = 0;
+        for (int k = COALSIM_LDGSTS; k <= COALSIM_LDGSTS_BYPASS; k++)
+            v += e ? e->inst_mem[COALSIM_GLOBAL][k] : t[COALSIM_GLOBAL][k].requests;
+        if (v) put(&l, "smsp__inst_executed_op_ldgsts.sum", v);
+    }
+    if (e && (e->inst_mma[0] || e->inst_mma[1] || e->inst_mma[2])) {
+        put(&l, "sm__inst_executed_pipe_tensor.sum", e->inst_mma[0] + e->inst_mma[1] + e->inst_mma[2]);
+        put(&l, "sm__inst_executed_pipe_tensor_op_hmma.sum", e->inst_mma[0]);
+        put(&l, "sm__inst_executed_pipe_tensor_op_imma.sum", e->inst_mma[1]);
+        put(&l, "sm__inst_executed_pipe_tensor_op_dmma.sum", e->inst_mma[2]);
     }
     if (e) {
         put(&l, "smsp__inst_executed.sum", e->inst_executed);

@@ -77,6 +77,20 @@ static void wavefront_table(FILE *out, const coalsim_stats *st, coalsim_space sp
     }
 }
 
+/* Where ncu counts the matrix and async-copy ops (gpu/probes/matrix.cu), or NULL. */
+static const char *matrix_metrics(coalsim_space sp, int op)
+{
+    switch (op) {
+    case COALSIM_LDSM: return "smsp__inst_executed_op_ldsm.sum; wavefronts in l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    case COALSIM_STSM: return "wavefronts in l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum (no instruction counter of its own)";
+    case COALSIM_LDGSTS:
+        return sp == COALSIM_GLOBAL ? "l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ldgsts_cache_access.sum, also in ..._op_ld.sum"
+                                    : "in l1tex__data_pipe_lsu_wavefronts_mem_shared.sum (no op_ counter of its own)";
+    case COALSIM_LDGSTS_BYPASS: return "in l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld.sum (no counter of its own)";
+    default: return NULL;
+    }
+}
+
 static void totals_text(FILE *out, const coalsim_arch *a, const coalsim_stats *st, size_t n)
 {
     total t[COALSIM_SPACES][COALSIM_OPS];
@@ -99,6 +113,11 @@ static void totals_text(FILE *out, const coalsim_arch *a, const coalsim_stats *s
                         (unsigned long long)x->ideal, (unsigned long long)(x->units - x->ideal));
             else
                 fprintf(out, "%llu passes (ideal %llu)\n", (unsigned long long)x->units, (unsigned long long)x->ideal);
+            const char *own = matrix_metrics(sp, op);
+            if (own) {
+                fprintf(out, "    ncu: %s\n", own);
+                continue;
+            }
             if (!metric_reqs[sp]) continue;
             /* ncu counts shared reductions with the atomics */
             const char *mo = sp == COALSIM_SHARED && op == COALSIM_RED ? "atom" : o;
@@ -125,6 +144,12 @@ static void exec_text(FILE *out, const coalsim_exec *e)
             (unsigned long long)e->blocks, (unsigned long long)e->warps_launched, (unsigned long long)e->inst_executed,
             (unsigned long long)mem, (unsigned long long)e->thread_inst_executed);
     fprintf(out, "    ncu: smsp__warps_launched.sum, smsp__inst_executed.sum, smsp__thread_inst_executed.sum\n");
+    if (e->inst_mma[0] || e->inst_mma[1] || e->inst_mma[2]) {
+        fprintf(out, "  %llu tensor instructions: %llu HMMA, %llu IMMA, %llu DMMA\n",
+                (unsigned long long)(e->inst_mma[0] + e->inst_mma[1] + e->inst_mma[2]), (unsigned long long)e->inst_mma[0],
+                (unsigned long long)e->inst_mma[1], (unsigned long long)e->inst_mma[2]);
+        fprintf(out, "    ncu: sm__inst_executed_pipe_tensor_op_{hmma,imma,dmma}.sum\n");
+    }
 }
 
 /* The time of a kernel run (exectime.c): the total, the bound, each term. */
@@ -167,9 +192,9 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
         if (!coalsim_space_has_sectors(ac->space)) continue;
         fprintf(out, "  %-*s  %s  %13llu  %10llu  %6.1f%%  %10llu  %6.1f%%  %12llu\n", w, ac->label,
                 coalsim_op_name(ac->op), (unsigned long long)ac->lines, (unsigned long long)h->l1_sectors,
-                ac->op == COALSIM_LD && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
+                coalsim_op_reads(ac->op) && h->l1_sectors ? 100.0 * h->l1_hits / h->l1_sectors : 0.0,
                 (unsigned long long)h->l2_sectors,
-                ac->op == COALSIM_LD && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
+                coalsim_op_reads(ac->op) && h->l2_sectors ? 100.0 * h->l2_hits / h->l2_sectors : 0.0,
                 (unsigned long long)h->dram_read);
     }
     /* DRAM writes happen when a dirty line leaves L2, whichever access evicts
@@ -267,7 +292,7 @@ int coalsim_report_request(FILE *out, const coalsim_arch *a, const coalsim_reque
 int coalsim_report_request_hier(FILE *out, const coalsim_request *r, const coalsim_hier_counts *d)
 {
     if (!coalsim_space_has_sectors(r->space)) return 0;
-    if (r->op == COALSIM_LD)
+    if (coalsim_op_reads(r->op))
         fprintf(out, "    hierarchy: L1 %llu sector%s (%llu hit%s), L2 %llu sector%s (%llu hit%s), DRAM %llu bytes read\n",
                 (unsigned long long)d->l1_sectors, d->l1_sectors == 1 ? "" : "s", (unsigned long long)d->l1_hits,
                 d->l1_hits == 1 ? "" : "s", (unsigned long long)d->l2_sectors, d->l2_sectors == 1 ? "" : "s",

@@ -254,6 +254,12 @@ typedef struct pinst {
     uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
     uint32_t sb_uses, sb_nuses;  /* a block's leader: the slots the block reads before it writes them (pfunc.sb_uses) */
+    /* matrix instructions (ptx_ops_matrix.c): their register operands, in
+     * order, at pfunc.xslots[xs..xs + nxs); cp.async: the source address */
+    uint32_t xs, nxs;
+    uint32_t addr2_slot;       /* as addr_slot, off, addr_base for the second address */
+    int64_t off2;
+    uint64_t addr2_base;
 } pinst;
 
 #define PF_SAT 1
@@ -292,6 +298,8 @@ typedef struct pfunc {
     void *dec;                 /* the decoder's scratch state while decoding */
     uint32_t count_base;       /* where its instructions' counts start in a worker's icount */
     uint32_t *sb_uses;         /* the blocks' upward-exposed slots (pinst.sb_uses) */
+    uint32_t *xslots;          /* the operand lists of matrix instructions (pinst.xs) */
+    uint32_t nxslots, capxslots;
 } pfunc;
 
 typedef enum {
@@ -486,7 +494,19 @@ typedef struct pop_entry {
     int (*decode)(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
 } pop_entry;
 
-extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[];
+extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[], ptx_ops_matrix[];
+
+/* Lane L's address of IN (its first address operand; SECOND: the second,
+ * cp.async's source), and where its SIZE bytes live in space SP (SP_GENERIC:
+ * the window it falls in): *P the bytes, *REPORT the address the request
+ * reports, *SPACE the coalsim space.  0, or -1 with the GPU's error in X
+ * (misaligned, outside every buffer or the shared memory).  (ptx_ops_mem.c) */
+uint64_t ptx_lane_addr(const pwarp *w, const pinst *in, int l, int second);
+int ptx_locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsigned size, int l, unsigned char **p,
+               uint64_t *report, int *space);
+/* Hand R with its model result RES to the sink (put_modelled where the sink
+ * has it).  0, or -1 with X->err. */
+int ptx_put_result(pctx *x, const coalsim_request *r, const coalsim_result *res);
 
 /* Decoding helpers shared by the ops files (ptx_decode.c). */
 int ptx_dec_dst(pfunc *f, const raw_inst *ri, unsigned k, uint32_t *slot, char *err, size_t cap);

@@ -535,6 +535,16 @@ int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_sp
     return ptx_put(x, w, in, &r);
 }
 
+int ptx_put_result(pctx *x, const coalsim_request *r, const coalsim_result *res)
+{
+    int rc = x->sink.put_modelled ? x->sink.put_modelled(x->sink.ctx, r, res) : x->sink.put(x->sink.ctx, r);
+    if (rc != 0) {
+        snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
+        return -1;
+    }
+    return 0;
+}
+
 typedef struct ptx_memo {
     coalsim_request r;
     coalsim_result res;

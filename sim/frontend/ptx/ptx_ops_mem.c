@@ -100,6 +100,28 @@ static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsign
     }
 }
 
+uint64_t ptx_lane_addr(const pwarp *w, const pinst *in, int l, int second)
+{
+    if (second) {
+        uint64_t a = in->addr2_base + (uint64_t)in->off2;
+        if (in->addr2_slot != UINT32_MAX) a += SLOT(w, in->addr2_slot)[l];
+        return a;
+    }
+    uint64_t a = in->addr_base + (uint64_t)in->off;
+    if (in->addr_slot != UINT32_MAX) a += SLOT(w, in->addr_slot)[l];
+    if (in->addr_local_sym) a += w->frames[w->depth - 1].local_base;
+    return a;
+}
+
+int ptx_locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsigned size, int l, unsigned char **p,
+               uint64_t *report, int *space)
+{
+    place pl = {0};
+    if (locate(x, w, in, sp, a, size, l, &pl) != 0) return -1;
+    *p = pl.p, *report = pl.report, *space = pl.space;
+    return 0;
+}
+
 static uint64_t lane_addr(const pwarp *w, const pinst *in, int l)
 {
     uint64_t a = in->addr_base + (uint64_t)in->off;

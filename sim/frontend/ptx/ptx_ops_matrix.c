@@ -1,0 +1,559 @@
+/* Matrix and asynchronous-copy instructions: ldmatrix, stmatrix,
+ * movmatrix, mma.sync, cp.async and its groups.  Values are computed, as
+ * for every other instruction; fragments follow the PTX ISA's layouts
+ * ("Matrix fragments for mma.m16n8k16", "ldmatrix", ...), so a kernel that
+ * builds fragments by hand gets what the GPU gives it.
+ *
+ * Requests (include/coalsim.h, coalsim_op): an ldmatrix is one shared
+ * request of op LDSM, 16 bytes a lane, lanes 0..8n-1 giving the rows of
+ * its n matrices; stmatrix the same with STSM.  A cp.async is a global
+ * request of op LDGSTS (.ca) or LDGSTS_BYPASS (.cg) and, for .ca, a shared
+ * request for its writes, both modelled by coalsim_ldgsts (which needs
+ * both addresses).  The copy happens when the instruction runs: the
+ * groups and waits order nothing here (a kernel that reads its tile
+ * before waiting has a race on the GPU, not here); the time model takes
+ * the waits (ptx_sched.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx.h"
+
+#define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+#define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+
+/* the operand slots of IN (pfunc.xslots) */
+static const uint32_t *xslots(const pwarp *w, const pinst *in) { return w->frames[w->depth - 1].fn->xslots + in->xs; }
+
+/* ---- ldmatrix, stmatrix, movmatrix ---- */
+
+/* The shared memory of the row lane L names: P its 16 bytes, *REPORT its address. */
+static int matrix_row(pctx *x, pwarp *w, const pinst *in, int l, unsigned char **p, uint64_t *report)
+{
+    uint64_t a = ptx_lane_addr(w, in, l, 0);
+    int space;
+    if (ptx_locate(x, w, in, in->space, a, 16, l, p, report, &space) != 0) return -1;
+    if (space != COALSIM_SHARED)
+        return ptx_fail(x, in, "lane %d's row address 0x%llx is not in shared memory (warp %u)", l,
+                        (unsigned long long)a, w->index);
+    return 0;
+}
+
+/* Every lane of the warp must run a .sync.aligned matrix instruction. */
+static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
+{
+    uint32_t want = w->alive & ~w->exited;
+    if (m == want && want == 0xffffffffu) return 0;
+    return ptx_fail(x, in, "executed by lanes 0x%08x of warp %u: a .sync.aligned matrix instruction needs all 32", m,
+                    w->index);
+}
+
+/* Emit the LDSM/STSM request of rows lanes 0..8n-1 name. */
+static int matrix_request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, unsigned n, const uint64_t *rep)
+{
+    coalsim_request r;
+    r.op = op;
+    r.space = COALSIM_SHARED;
+    r.size = 16;
+    r.block = x->block_id;
+    r.warp = w->index;
+    r.active = n == 4 ? 0xffffffffu : (1u << (8 * n)) - 1;
+    r.label = in->label;
+    r.label_id = in->label_id;
+    r.line = in->line;
+    for (unsigned l = 0; l < 8 * n; l++) r.addr[l] = rep[l];
+    return ptx_put(x, w, in, &r);
+}
+
+/* The 16-bit element (row, col) of matrix k: 8 rows of 8. */
+#define ELEM(rows, k, row, col) ((uint32_t)(rows)[(k) * 8 + (row)][(col)])
+
+/* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16: thread t gets, of each
+ * matrix, row t/4's elements 2(t%4) and 2(t%4)+1 (.trans: those of the
+ * transposed matrix). */
+HANDLER(ldmatrix)
+{
+    unsigned n = in->nvec, trans = in->sub;
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    uint16_t rows[32][8];
+    uint64_t rep[32];
+    for (unsigned l = 0; l < 8 * n; l++) {
+        unsigned char *p;
+        if (matrix_row(x, w, in, (int)l, &p, &rep[l]) != 0) return -1;
+        memcpy(rows[l], p, 16);
+    }
+    if (matrix_request(x, w, in, COALSIM_LDSM, n, rep) != 0) return -1;
+    const uint32_t *xs = xslots(w, in);
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t *D = SLOT(w, xs[k]);
+        for (int t = 0; t < 32; t++) {
+            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
+            D[t] = trans ? ELEM(rows, k, c, r) | ELEM(rows, k, c + 1, r) << 16 : ELEM(rows, k, r, c) | ELEM(rows, k, r, c + 1) << 16;
+        }
+    }
+    return 0;
+}
+
+/* stmatrix: the inverse of ldmatrix. */
+HANDLER(stmatrix)
+{
+    unsigned n = in->nvec, trans = in->sub;
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    unsigned char *p[32];
+    uint64_t rep[32];
+    for (unsigned l = 0; l < 8 * n; l++)
+        if (matrix_row(x, w, in, (int)l, &p[l], &rep[l]) != 0) return -1;
+    if (matrix_request(x, w, in, COALSIM_STSM, n, rep) != 0) return -1;
+    const uint32_t *xs = xslots(w, in);
+    for (unsigned k = 0; k < n; k++) {
+        const uint64_t *S = SLOT(w, xs[k]);
+        for (int t = 0; t < 32; t++) {
+            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
+            uint16_t lo = (uint16_t)S[t], hi = (uint16_t)(S[t] >> 16);
+            if (trans) {
+                memcpy(p[8 * k + c] + 2 * r, &lo, 2);
+                memcpy(p[8 * k + c + 1] + 2 * r, &hi, 2);
+            } else {
+                memcpy(p[8 * k + r] + 2 * c, &lo, 2);
+                memcpy(p[8 * k + r] + 2 * (c + 1), &hi, 2);
+            }
+        }
+    }
+    return 0;
+}
+
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the warp's 8x8 matrix in a,
+ * transposed, in d. */
+HANDLER(movmatrix)
+{
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    const uint64_t *A = SLOT(w, in->a);
+    uint16_t e[8][8];
+    for (int t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)A[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(A[t] >> 16);
+    uint64_t *D = SLOT(w, in->d);
+    for (int t = 0; t < 32; t++) {
+        unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
+        D[t] = (uint32_t)e[c][r] | (uint32_t)e[c + 1][r] << 16;
+    }
+    return 0;
+}
+
+/* ---- mma.sync ---- */
+
+/* Shapes and element types (sub: the shape, sub2: the kind). */
+enum { SH_16816, SH_1688, SH_16832, SH_884, SH_1684, SH_COUNT };
+enum { MK_F16, MK_BF16, MK_TF32, MK_S8, MK_U8, MK_F64 };
+static const unsigned shape_mnk[SH_COUNT][3] = {{16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {8, 8, 4}, {16, 8, 4}};
+
+/* A's, B's element E (in fragment order) of lane T: its row and column in
+ * A (M x K) or B (K x N), per the PTX ISA's fragment layouts.  Elements of
+ * 16 bits sit two to a register, 8 bits four, tf32 and f64 one. */
+static void frag_a(unsigned sh, unsigned kind, unsigned t, unsigned e, unsigned *row, unsigned *col)
+{
+    unsigned g = t >> 2, q = t & 3;
+    switch (sh) {
+    case SH_16816:
+        if (kind == MK_S8 || kind == MK_U8) {      /* m16n8k16 integer: 2 regs of 4 */
+            *row = g + 8 * (e >= 4), *col = q * 4 + (e & 3);
+        } else {                                    /* 4 regs of 2 */
+            *row = g + 8 * ((e >> 1) & 1), *col = q * 2 + (e & 1) + 8 * (e >= 4);
+        }
+        return;
+    case SH_1688:
+        if (kind == MK_TF32) *row = g + 8 * (e & 1), *col = q + 4 * (e >= 2);
+        else *row = g + 8 * (e >= 2), *col = q * 2 + (e & 1);
+        return;
+    case SH_16832:                                  /* 4 regs of 4 */
+        *row = g + 8 * ((e >> 2) & 1), *col = q * 4 + (e & 3) + 16 * (e >= 8);
+        return;
+    case SH_1684: *row = g + 8 * (e & 1), *col = q; return;
+    default: *row = g, *col = q; return;            /* m8n8k4 f64 */
+    }
+}
+
+static void frag_b(unsigned sh, unsigned kind, unsigned t, unsigned e, unsigned *row, unsigned *col)
+{
+    unsigned g = t >> 2, q = t & 3;
+    *col = g;
+    switch (sh) {
+    case SH_16816: *row = (kind == MK_S8 || kind == MK_U8) ? q * 4 + e : q * 2 + (e & 1) + 8 * (e >= 2); return;
+    case SH_1688: *row = kind == MK_TF32 ? q + 4 * e : q * 2 + e; return;
+    case SH_16832: *row = q * 4 + (e & 3) + 16 * (e >= 4); return;
+    default: *row = q; return;                      /* m16n8k4 tf32, m8n8k4 f64 */
+    }
+}
+
+/* C's and D's element E of lane T. */
+static void frag_c(unsigned sh, unsigned t, unsigned e, unsigned *row, unsigned *col)
+{
+    unsigned g = t >> 2, q = t & 3;
+    if (sh == SH_884) *row = g, *col = q * 2 + e;
+    else *row = g + 8 * (e >= 2), *col = q * 2 + (e & 1);
+}
+
+/* Bits a register holds per element of KIND. */
+static unsigned kind_bits(unsigned kind)
+{
+    switch (kind) {
+    case MK_F16: case MK_BF16: return 16;
+    case MK_S8: case MK_U8: return 8;
+    case MK_F64: return 64;
+    default: return 32;
+    }
+}
+
+static double elem_value(unsigned kind, uint64_t bits)
+{
+    switch (kind) {
+    case MK_F16: return ptx_half_to_float((uint16_t)bits);
+    case MK_BF16: return ptx_bf16_to_float((uint16_t)bits);
+    case MK_TF32: {                                  /* the tensor cores read a tf32's 19 bits */
+        uint32_t u = (uint32_t)bits & 0xffffe000u;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    case MK_S8: return (int8_t)bits;
+    case MK_U8: return (uint8_t)bits;
+    default: {
+        double d;
+        memcpy(&d, &bits, 8);
+        return d;
+    }
+    }
+}
+
+/* The accumulator type (in->type): PT_F32, PT_F16X2 (f16 pairs), PT_S32, PT_F64. */
+HANDLER(mma)
+{
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    unsigned sh = in->sub, kind = in->sub2, M = shape_mnk[sh][0], N = shape_mnk[sh][1], K = shape_mnk[sh][2];
+    unsigned bits = kind_bits(kind), per = bits >= 32 ? 1 : 32 / bits;
+    unsigned na = M * K / 32, nb = K * N / 32, nc = M * N / 32;   /* elements a lane holds */
+    ptype acc = (ptype)in->type;
+    unsigned cper = acc == PT_F16X2 ? 2 : 1, nda = (na + per - 1) / per, ndb = (nb + per - 1) / per, ndc = nc / cper;
+    const uint32_t *xs = xslots(w, in);      /* d[ndc], a[nda], b[ndb], c[ndc] */
+    double A[16][32], B[32][8], C[16][8];
+    for (unsigned t = 0; t < 32; t++) {
+        for (unsigned e = 0; e < na; e++) {
+            uint64_t reg = SLOT(w, xs[ndc + e / per])[t];
+            unsigned r, c;
+            frag_a(sh, kind, t, e, &r, &c);
+            A[r][c] = elem_value(kind, bits == 64 ? reg : reg >> (bits * (e % per)));
+        }
+        for (unsigned e = 0; e < nb; e++) {
+            uint64_t reg = SLOT(w, xs[ndc + nda + e / per])[t];
+            unsigned r, c;
+            frag_b(sh, kind, t, e, &r, &c);
+            B[r][c] = elem_value(kind, bits == 64 ? reg : reg >> (bits * (e % per)));
+        }
+        for (unsigned e = 0; e < nc; e++) {
+            uint64_t reg = SLOT(w, xs[ndc + nda + ndb + e / cper])[t];
+            unsigned r, c;
+            frag_c(sh, t, e, &r, &c);
+            if (acc == PT_F16X2) C[r][c] = ptx_half_to_float((uint16_t)(reg >> (16 * (e % 2))));
+            else if (acc == PT_S32) C[r][c] = (int32_t)reg;
+            else if (acc == PT_F64) C[r][c] = elem_value(MK_F64, reg);
+            else {
+                float f;
+                uint32_t u = (uint32_t)reg;
+                memcpy(&f, &u, 4);
+                C[r][c] = f;
+            }
+        }
+    }
+    /* D = A B + C: products exact in double; integer sums wrap at 32 bits */
+    double D[16][8];
+    int32_t Di[16][8];
+    for (unsigned r = 0; r < M; r++)
+        for (unsigned c = 0; c < N; c++) {
+            if (acc == PT_S32) {
+                int64_t s = (int32_t)C[r][c];
+                for (unsigned k = 0; k < K; k++) s += (int64_t)A[r][k] * (int64_t)B[k][c];
+                Di[r][c] = (int32_t)(uint32_t)(uint64_t)s;
+                if (in->flags & PF_SAT) Di[r][c] = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
+                continue;
+            }
+            double s = C[r][c];
+            for (unsigned k = 0; k < K; k++) s += A[r][k] * B[k][c];
+            D[r][c] = s;
+        }
+    uint64_t out[8][32];
+    memset(out, 0, sizeof out);
+    for (unsigned t = 0; t < 32; t++)
+        for (unsigned e = 0; e < nc; e++) {
+            unsigned r, c;
+            frag_c(sh, t, e, &r, &c);
+            uint64_t v;
+            if (acc == PT_F16X2) v = (uint64_t)ptx_float_to_half((float)D[r][c]) << (16 * (e % 2));
+            else if (acc == PT_S32) v = (uint32_t)Di[r][c];
+            else if (acc == PT_F64) memcpy(&v, &D[r][c], 8);
+            else {
+                float f = (float)D[r][c];
+                uint32_t u;
+                memcpy(&u, &f, 4);
+                v = u;
+            }
+            out[e / cper][t] |= v;
+        }
+    for (unsigned k = 0; k < ndc; k++) {
+        uint64_t *Dst = SLOT(w, xs[k]);
+        for (unsigned t = 0; t < 32; t++) Dst[t] = out[k][t];
+    }
+    x->exec.inst_mma[kind == MK_S8 || kind == MK_U8 ? 1 : kind == MK_F64 ? 2 : 0]++;
+    return 0;
+}
+
+/* ---- cp.async ---- */
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size | ignore-src}:
+ * each lane copies cp-size bytes, the first src-size of them from global
+ * memory and zeros after (src-size 0: all zeros, nothing read).  sub: 1 for
+ * .cg; b: the src-size slot (or UINT32_MAX); c: the ignore-src predicate
+ * (or UINT32_MAX; npred_neg bit 0: negated). */
+HANDLER(cp_async)
+{
+    unsigned size = in->nvec;    /* cp-size */
+    uint64_t src[32], dstrep[32];
+    unsigned char *sp[32] = {0}, *dp[32];
+    uint32_t reads = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm), space;
+        uint64_t n = size;
+        if (in->b != UINT32_MAX) n = SLOT(w, in->b)[l];
+        if (in->c != UINT32_MAX && ((PRED(w, in->c) >> l & 1) ^ (in->npred_neg & 1))) n = 0;
+        if (n > size) return ptx_fail(x, in, "lane %d's src-size %llu is larger than the copy's %u bytes", l, (unsigned long long)n, size);
+        if (ptx_locate(x, w, in, SP_SHARED, ptx_lane_addr(w, in, l, 0), size, l, &dp[l], &dstrep[l], &space) != 0) return -1;
+        uint64_t a = ptx_lane_addr(w, in, l, 1);
+        src[l] = a;
+        if (n) {
+            uint64_t rep;
+            if (ptx_locate(x, w, in, SP_GLOBAL, a, size, l, &sp[l], &rep, &space) != 0) return -1;
+            reads |= 1u << l;
+        }
+        unsigned char buf[16] = {0};
+        if (n) memcpy(buf, sp[l], (size_t)n);
+        memcpy(dp[l], buf, size);
+    }
+    if (!reads) return 0;
+    coalsim_request g, s;
+    g.op = in->sub ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
+    g.space = COALSIM_GLOBAL;
+    g.size = size;
+    g.block = x->block_id;
+    g.warp = w->index;
+    g.active = reads;
+    g.label = in->label;
+    g.label_id = in->label_id;
+    g.line = in->line;
+    for (uint32_t mm = reads; mm; mm &= mm - 1) g.addr[__builtin_ctz(mm)] = src[__builtin_ctz(mm)];
+    coalsim_result gr, sr;
+    coalsim_ldgsts(x->arch, &g, dstrep, &gr, &sr);
+    if (ptx_put_result(x, &g, &gr) != 0) return -1;
+    if (in->sub) return 0;       /* .cg: no LSU wavefronts */
+    s = g;
+    s.space = COALSIM_SHARED;
+    for (uint32_t mm = reads; mm; mm &= mm - 1) s.addr[__builtin_ctz(mm)] = dstrep[__builtin_ctz(mm)];
+    return ptx_put_result(x, &s, &sr);
+}
+
+/* commit_group, wait_group, wait_all: the copies are done already */
+HANDLER(cp_async_nop)
+{
+    (void)x, (void)w, (void)in, (void)m;
+    return 0;
+}
+
+/* ---- decoding ---- */
+
+/* Append operand K's registers (a {vector} or one register) to F's
+ * xslots; *N gets how many.  0, or -1 with ERR. */
+static int vec_slots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int dst, ptype t, unsigned *n, char *err,
+                     size_t cap)
+{
+    const raw_operand *o = &ri->ops[k];
+    unsigned cnt = o->kind == RO_VEC ? o->nvec : 1;
+    if (f->nxslots + cnt > f->capxslots) {
+        unsigned c = f->capxslots ? 2 * f->capxslots : 64;
+        while (c < f->nxslots + cnt) c *= 2;
+        uint32_t *ns = realloc(f->xslots, c * sizeof *ns);
+        if (!ns) return ptx_dec_fail(p, ri, err, cap, "out of memory");
+        f->xslots = ns, f->capxslots = c;
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        raw_inst tmp = *ri;
+        if (o->kind == RO_VEC) tmp.ops[0] = (raw_operand){.kind = o->vec[i] ? RO_REG : RO_SINK, .name = o->vec[i]};
+        else tmp.ops[0] = *o;
+        tmp.nops = 1;
+        uint32_t s;
+        if (dst ? ptx_dec_dst(f, &tmp, 0, &s, err, cap) : ptx_dec_src(p, f, &tmp, 0, t, &s, err, cap)) return -1;
+        f->xslots[f->nxslots++] = s;
+    }
+    *n = cnt;
+    return 0;
+}
+
+static int shared_space(const raw_inst *ri)
+{
+    for (unsigned k = 0; k < ri->nmods; k++) {
+        if (!strcmp(ri->mods[k], "shared") || !strcmp(ri->mods[k], "shared::cta")) return SP_SHARED;
+        if (!strncmp(ri->mods[k], "shared::cluster", 15)) return -1;
+    }
+    return SP_GENERIC;
+}
+
+static unsigned matrices(const raw_inst *ri)
+{
+    return ptx_has_mod(ri, "x1") ? 1 : ptx_has_mod(ri, "x2") ? 2 : ptx_has_mod(ri, "x4") ? 4 : 0;
+}
+
+/* ldmatrix.sync.aligned.m8n8.xN{.trans}{.ss}.b16 d, [a] and stmatrix. */
+static int dec_ldst_matrix(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap, int st)
+{
+    unsigned n = matrices(ri), got;
+    int sp = shared_space(ri);
+    in->kind = K_MEM;
+    in->space = (uint8_t)(sp < 0 ? SP_SHARED : sp);
+    in->cs_space = COALSIM_SHARED;
+    in->cs_op = st ? COALSIM_STSM : COALSIM_LDSM;
+    if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands");
+    if (!ptx_has_mod(ri, "m8n8") || !ptx_has_mod(ri, "b16") || !n || sp < 0) return 0;   /* unsupported: an error if it runs */
+    in->nvec = (uint8_t)n;
+    in->sub = (uint8_t)ptx_has_mod(ri, "trans");
+    in->xs = f->nxslots;
+    if (vec_slots(p, f, ri, st ? 1 : 0, !st, PT_B32, &got, err, cap)) return -1;
+    if (got != n) return ptx_dec_fail(p, ri, err, cap, "needs %u registers for .x%u, has %u", n, n, got);
+    in->nxs = got;
+    if (ptx_dec_addr(p, f, ri, st ? 0 : 1, in, err, cap)) return -1;
+    in->fn = st ? stmatrix : ldmatrix;
+    return 0;
+}
+
+DECODE(dec_ldmatrix) { return dec_ldst_matrix(p, f, ri, in, err, cap, 0); }
+DECODE(dec_stmatrix) { return dec_ldst_matrix(p, f, ri, in, err, cap, 1); }
+
+DECODE(dec_movmatrix)
+{
+    in->kind = K_OP;
+    if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands");
+    if (!ptx_has_mod(ri, "m8n8") || !ptx_has_mod(ri, "trans") || !ptx_has_mod(ri, "b16")) return 0;
+    if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, PT_B32, &in->a, err, cap)) return -1;
+    in->fn = movmatrix;
+    return 0;
+}
+
+/* mma.sync.aligned.SHAPE.row.col{.satfinite}.DTYPE.ATYPE.BTYPE.CTYPE d, a, b, c */
+DECODE(dec_mma)
+{
+    static const char *const shapes[SH_COUNT] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4", "m16n8k4"};
+    in->kind = K_OP;
+    if (ri->nops != 4) return ptx_dec_fail(p, ri, err, cap, "needs 4 operands (d, a, b, c)");
+    int sh = -1;
+    for (int k = 0; k < SH_COUNT; k++)
+        if (ptx_has_mod(ri, shapes[k])) sh = k;
+    /* the types: d, a, b, c in order (f16 d/c is "f16", meaning pairs) */
+    const char *tn[4] = {0};
+    unsigned nt = 0;
+    for (unsigned k = 0; k < ri->nmods && nt < 4; k++) {
+        const char *s = ri->mods[k];
+        if (!strcmp(s, "f16") || !strcmp(s, "f32") || !strcmp(s, "bf16") || !strcmp(s, "tf32") || !strcmp(s, "s8") ||
+            !strcmp(s, "u8") || !strcmp(s, "s32") || !strcmp(s, "f64"))
+            tn[nt++] = s;
+    }
+    if (sh < 0 || nt != 4 || !ptx_has_mod(ri, "row") || !ptx_has_mod(ri, "col") || strcmp(tn[1], tn[2]) != 0 ||
+        strcmp(tn[0], tn[3]) != 0)
+        return 0;                      /* unsupported: an error if it runs */
+    int kind = !strcmp(tn[1], "f16") ? MK_F16 : !strcmp(tn[1], "bf16") ? MK_BF16 : !strcmp(tn[1], "tf32") ? MK_TF32
+             : !strcmp(tn[1], "s8") ? MK_S8 : !strcmp(tn[1], "u8") ? MK_U8 : !strcmp(tn[1], "f64") ? MK_F64 : -1;
+    ptype acc = !strcmp(tn[0], "f32") ? PT_F32 : !strcmp(tn[0], "f16") ? PT_F16X2 : !strcmp(tn[0], "s32") ? PT_S32
+              : !strcmp(tn[0], "f64") ? PT_F64 : PT_NONE;
+    /* the combinations the PTX ISA has for mma.sync */
+    int ok = 0;
+    switch (sh) {
+    case SH_16816: ok = ((kind == MK_F16 && (acc == PT_F32 || acc == PT_F16X2)) || (kind == MK_BF16 && acc == PT_F32) ||
+                         ((kind == MK_S8 || kind == MK_U8) && acc == PT_S32)); break;
+    case SH_1688: ok = ((kind == MK_F16 && (acc == PT_F32 || acc == PT_F16X2)) || ((kind == MK_BF16 || kind == MK_TF32) && acc == PT_F32)); break;
+    case SH_16832: ok = (kind == MK_S8 || kind == MK_U8) && acc == PT_S32; break;
+    case SH_884: ok = kind == MK_F64 && acc == PT_F64; break;
+    case SH_1684: ok = kind == MK_TF32 && acc == PT_F32; break;
+    default: break;
+    }
+    if (kind == MK_S8 || kind == MK_U8)
+        for (unsigned k = 0; k < ri->nmods; k++)
+            if ((!strcmp(ri->mods[k], "s8") || !strcmp(ri->mods[k], "u8")) && strcmp(ri->mods[k], tn[1]) != 0) ok = 0;   /* mixed s8/u8 */
+    if (!ok) return 0;
+    in->sub = (uint8_t)sh;
+    in->sub2 = (uint8_t)kind;
+    in->type = (uint8_t)acc;
+    if (ptx_has_mod(ri, "satfinite")) in->flags |= PF_SAT;
+    unsigned M = shape_mnk[sh][0], N = shape_mnk[sh][1], K = shape_mnk[sh][2], bits = kind_bits((unsigned)kind);
+    unsigned per = bits >= 32 ? 1 : 32 / bits, cper = acc == PT_F16X2 ? 2 : 1;
+    unsigned want[4] = {M * N / 32 / cper, (M * K / 32 + per - 1) / per, (K * N / 32 + per - 1) / per, M * N / 32 / cper};
+    in->xs = f->nxslots;
+    ptype rt = acc == PT_F64 ? PT_F64 : PT_B32;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned got;
+        ptype t = k == 1 || k == 2 ? (kind == MK_F64 ? PT_F64 : PT_B32) : rt;
+        if (vec_slots(p, f, ri, k, k == 0, t, &got, err, cap)) return -1;
+        if (got != want[k])
+            return ptx_dec_fail(p, ri, err, cap, "operand %u has %u registers; %s.%s needs %u", k + 1, got, shapes[sh], tn[1], want[k]);
+        in->nxs += got;
+    }
+    in->fn = mma;
+    return 0;
+}
+
+/* cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::NB} [dst], [src], size{, src-size}{, policy} */
+DECODE(dec_cp_async)
+{
+    if (ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group") || ptx_has_mod(ri, "wait_all")) {
+        in->kind = K_OP;
+        if (ptx_has_mod(ri, "wait_group") && (ri->nops != 1 || ri->ops[0].kind != RO_IMM))
+            return ptx_dec_fail(p, ri, err, cap, "cp.async.wait_group needs a constant group count");
+        if (ptx_has_mod(ri, "wait_group")) in->imm = ri->ops[0].imm;
+        in->fn = cp_async_nop;
+        return 0;
+    }
+    if (ptx_has_mod(ri, "mbarrier")) return 0;          /* cp.async.mbarrier.arrive: not yet */
+    int cg = ptx_has_mod(ri, "cg");
+    in->kind = K_MEM;
+    in->space = SP_SHARED;
+    in->cs_space = COALSIM_GLOBAL;
+    in->cs_op = cg ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
+    in->b = in->c = UINT32_MAX;
+    in->addr2_slot = UINT32_MAX;
+    in->sub = (uint8_t)cg;
+    if (!(cg || ptx_has_mod(ri, "ca")) || shared_space(ri) < 0 || !ptx_has_mod(ri, "global")) return 0;
+    if (ri->nops < 3 || ri->nops > 5) return ptx_dec_fail(p, ri, err, cap, "needs 3 to 5 operands ([dst], [src], cp-size, ...)");
+    if (ri->ops[2].kind != RO_IMM) return ptx_dec_fail(p, ri, err, cap, "the copy size must be a constant");
+    uint64_t size = ri->ops[2].imm;
+    if (size != 4 && size != 8 && size != 16)
+        return ptx_dec_fail(p, ri, err, cap, "a cp.async copies 4, 8 or 16 bytes, not %llu", (unsigned long long)size);
+    if (cg && size != 16) return ptx_dec_fail(p, ri, err, cap, "cp.async.cg copies 16 bytes, not %llu", (unsigned long long)size);
+    in->nvec = (uint8_t)size;
+    pinst src = *in;
+    if (ptx_dec_addr(p, f, ri, 1, &src, err, cap) || ptx_dec_addr(p, f, ri, 0, in, err, cap)) return -1;
+    if (src.addr_local_sym) return ptx_dec_fail(p, ri, err, cap, "the source must be global memory");
+    in->addr2_slot = src.addr_slot, in->off2 = src.off, in->addr2_base = src.addr_base;
+    /* the fourth operand: src-size (a number) or ignore-src (a predicate);
+     * a fifth (or a 64-bit fourth with .L2::cache_hint) is the cache policy */
+    unsigned k = 3, hint = ptx_has_mod(ri, "L2::cache_hint");
+    if (ri->nops > k && !(hint && ri->nops == k + 1)) {
+        uint32_t v;
+        int pred = 0;
+        const raw_operand *o = &ri->ops[k];
+        if (o->kind == RO_REG && ptx_dec_reg(f, o->name, &v, &pred) == 0 && pred) {
+            in->c = v;
+            in->npred_neg = (uint8_t)(o->neg ? 1 : 0);
+        } else if (ptx_dec_src(p, f, ri, k, PT_U32, &in->b, err, cap)) {
+            return -1;
+        }
+    }
+    in->fn = cp_async;
+    return 0;
+}
+
+const pop_entry ptx_ops_matrix[] = {
+    {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"movmatrix", dec_movmatrix},
+    {"mma", dec_mma}, {"cp", dec_cp_async}, {NULL, NULL},
+};
