@@ -367,6 +367,7 @@ typedef enum {
     COALSIM_LAT_FDIV,       /* divf: IEEE division, reciprocal and square root */
     COALSIM_LAT_SMEM,       /* lds: shared-memory loads and atomics */
     COALSIM_LAT_BAR,        /* bar: a barrier once the last warp arrives */
+    COALSIM_LAT_MMA,        /* hmma: a tensor-core mma.sync (HMMA, IMMA, DMMA) */
     COALSIM_LATS
 } coalsim_lat;
 

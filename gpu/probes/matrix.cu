@@ -51,6 +51,9 @@ template <> __device__ __forceinline__ void stsm<2>(unsigned a, unsigned v)
 template <> __device__ __forceinline__ void stsm<4>(unsigned a, unsigned v)
 { asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %1, %1, %1};" :: "r"(a), "r"(v) : "memory"); }
 
+__device__ __forceinline__ unsigned lds16(unsigned a)
+{ unsigned x, y, z, w; asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a)); return x ^ y ^ z ^ w; }
+
 // A load's result goes to global memory (STG), which no shared counter sees.
 template <int N, bool T> __global__ void k_ldsm(unsigned *gsink)
 {
@@ -250,14 +253,25 @@ template <int CHAINS> __global__ void r_f64_884(float *out, int iters)
     for (int k = 0; k < CHAINS; k++) s += c[k][0] + c[k][1];
     out[blockIdx.x * blockDim.x + threadIdx.x] = (float)s;
 }
-// ldmatrix.x4 throughput, conflict-free rows: wavefronts a SM a cycle
-template <int CHAINS> __global__ void r_ldsm_x4(float *out, int iters)
+// Shared-memory data-pipe rates: 8 independent ldmatrix.xN a round, lane
+// l's row at (l % 32) * PITCH (16: conflict-free; 128: 8-way), and LDS.128
+// at 16 l for comparison: instructions a SM a ns
+template <int N, int PITCH> __global__ void r_ldsm(float *out, int iters)
 {
     extern __shared__ __align__(16) char smem[];
-    unsigned base = (unsigned)__cvta_generic_to_shared(smem) + (threadIdx.x & 31) * 16, s = 0;
+    unsigned base = (unsigned)__cvta_generic_to_shared(smem) + (threadIdx.x & 31) * PITCH, s = 0;
     for (int it = 0; it < iters; it++)
 #pragma unroll
-        for (int k = 0; k < CHAINS; k++) s ^= ldsm<4, false>(base + k * 512);
+        for (int k = 0; k < 8; k++) s ^= ldsm<N, false>(base + k * 32 * PITCH);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (float)s;
+}
+template <int PITCH> __global__ void r_lds128(float *out, int iters)
+{
+    extern __shared__ __align__(16) char smem[];
+    unsigned base = (unsigned)__cvta_generic_to_shared(smem) + (threadIdx.x & 31) * PITCH, s = 0;
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int k = 0; k < 8; k++) s ^= lds16(base + k * 32 * PITCH);
     out[blockIdx.x * blockDim.x + threadIdx.x] = (float)s;
 }
 
@@ -358,6 +372,14 @@ template <class K> static void rate(const char *name, K kern, double flops_per_m
            flops_per_mma * warp_ops / (ms * 1e-3) / 1e12);
 }
 
+// A dependent chain in one warp: ns from one mma to the next that reads its result.
+template <class K> static void latency(const char *name, K kern, char *gbuf)
+{
+    const int iters = 1 << 14;
+    float ms = median_ms([&] { kern<<<1, 32>>>((float *)gbuf, iters); CK(cudaGetLastError()); }, 7);
+    printf("LAT %-14s %.3f ns a dependent instruction\n", name, ms * 1e6 / iters);
+}
+
 int main(int argc, char **argv)
 {
     cudaDeviceProp prop;
@@ -376,7 +398,19 @@ int main(int argc, char **argv)
         rate("tf32_1688", r_tf32_1688<8>, 2.0 * 16 * 8 * 8, 0, gbuf, sms);
         rate("s8_16832", r_s8_16832<8>, 2.0 * 16 * 8 * 32, 0, gbuf, sms);
         rate("f64_884", r_f64_884<8>, 2.0 * 8 * 8 * 4, 0, gbuf, sms);
-        rate("ldsm_x4", r_ldsm_x4<8>, 0, 8 * 512, gbuf, sms);
+        rate("ldsm_x1", r_ldsm<1, 16>, 0, 8 * 32 * 16, gbuf, sms);
+        rate("ldsm_x2", r_ldsm<2, 16>, 0, 8 * 32 * 16, gbuf, sms);
+        rate("ldsm_x4", r_ldsm<4, 16>, 0, 8 * 32 * 16, gbuf, sms);
+        rate("ldsm_x4_8way", r_ldsm<4, 128>, 0, 8 * 32 * 128, gbuf, sms);
+        rate("lds128", r_lds128<16>, 0, 8 * 32 * 16, gbuf, sms);
+        rate("lds128_8way", r_lds128<128>, 0, 8 * 32 * 128, gbuf, sms);
+        latency("f16_f32_16816", r_f16_f32_16816<1>, gbuf);
+        latency("f16_f16_16816", r_f16_f16_16816<1>, gbuf);
+        latency("f16_f32_1688", r_f16_f32_1688<1>, gbuf);
+        latency("bf16_16816", r_bf16_16816<1>, gbuf);
+        latency("tf32_1688", r_tf32_1688<1>, gbuf);
+        latency("s8_16832", r_s8_16832<1>, gbuf);
+        latency("f64_884", r_f64_884<1>, gbuf);
         return 0;
     }
     int idx = 0;

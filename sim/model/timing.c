@@ -77,7 +77,7 @@ void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_byt
 static const char *const pipe_names[COALSIM_PIPES] = {"fma", "alu", "fmaheavy", "fp64", "xu", "conv", "lsu", "cbu",
                                                        "tensor", "uniform"};
 static const char *const lat_keys[COALSIM_LATS] = {"ffma", "iadd", "imad", "dfma", "ex2", "hfma2", "cvt", "shfl",
-                                                    "remu", "divf", "lds", "bar"};
+                                                    "remu", "divf", "lds", "bar", "hmma"};
 
 const char *coalsim_pipe_name(coalsim_pipe p) { return p < COALSIM_PIPES ? pipe_names[p] : "?"; }
 const char *coalsim_lat_key(coalsim_lat l) { return l < COALSIM_LATS ? lat_keys[l] : "?"; }
@@ -90,6 +90,8 @@ double coalsim_lat_cycles(const coalsim_profile *p, coalsim_lat l)
         [COALSIM_LAT_FMA] = 4, [COALSIM_LAT_ALU] = 4, [COALSIM_LAT_IMAD] = 4, [COALSIM_LAT_FP64] = 8,
         [COALSIM_LAT_MUFU] = 17, [COALSIM_LAT_HALF] = 4, [COALSIM_LAT_CONV] = 8, [COALSIM_LAT_SHFL] = 24,
         [COALSIM_LAT_IDIV] = 60, [COALSIM_LAT_FDIV] = 57, [COALSIM_LAT_SMEM] = 23, [COALSIM_LAT_BAR] = 28,
+        /* gpu/probes/matrix.cu --rates on the H100: a dependent HMMA.16816 every 13.95 ns at 1980 MHz */
+        [COALSIM_LAT_MMA] = 27.6,
     };
     if (l >= COALSIM_LATS) return 0;
     return p && p->lat_cycles[l] > 0 ? p->lat_cycles[l] : dflt[l];

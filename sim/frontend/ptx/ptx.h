@@ -214,7 +214,11 @@ _Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach ba
 #define SB_ST_SHARED 512           /* writes shared (or generic) memory */
 #define SB_LD_GLOBAL 1024          /* reads global, local or generic memory that a store may have written */
 #define SB_LD_SHARED 2048          /* reads shared (or generic) memory */
-#define PTX_SCLASSES 40            /* execution classes (ptx_sched.c) */
+#define SB_ASYNC 4096              /* cp.async: its copy joins the warp's open group */
+#define SB_ASYNC_COMMIT 8192       /* cp.async.commit_group (wait_all: commit, then wait for all) */
+#define SB_ASYNC_WAIT 16384        /* cp.async.wait_group N (pinst.imm) or wait_all: the warp waits for its older groups */
+#define PTX_ASYNC_GROUPS 8         /* committed cp.async groups a warp keeps apart; older ones are folded together */
+#define PTX_SCLASSES 48            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
     pkind kind;
@@ -384,6 +388,10 @@ typedef struct pwarp {
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
     uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
+    /* cp.async groups (scoreboard times): the open group's copies, the
+     * committed groups newest last, and the groups folded out of the ring */
+    uint64_t sb_async_open, sb_async[PTX_ASYNC_GROUPS], sb_async_old;
+    unsigned sb_async_n;
 } pwarp;
 
 typedef struct pctx {
@@ -437,6 +445,10 @@ void ptx_sched_finish(pctx *x);
 /* A branch ptxas predicates jumped over [FROM, TO) of F for the whole warp:
  * those instructions still issue (predicated off). */
 void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to);
+/* A cp.async, commit or wait of IN issuing at *T (SB_ASYNC*): the copy's
+ * arrival joins the open group, a commit closes it, a wait moves *T to when
+ * the groups it waits for have arrived. */
+void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
 void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);

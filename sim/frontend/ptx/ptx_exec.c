@@ -343,6 +343,11 @@ static int run_warp(pctx *x, pwarp *w)
             if ((in->sb_flags & SB_LD_SHARED) && w->sb_stored[1] > t) t = w->sb_stored[1];
             if ((in->sb_flags & SB_ST_GLOBAL) && t > w->sb_stored[0]) w->sb_stored[0] = t;
             if ((in->sb_flags & SB_ST_SHARED) && t > w->sb_stored[1]) w->sb_stored[1] = t;
+            if (in->sb_flags & (SB_ASYNC | SB_ASYNC_COMMIT | SB_ASYNC_WAIT)) {
+                ptx_sched_async(x, w, in, &t);
+                /* the instructions after a wait issue after it (DEPBAR stalls the warp) */
+                if ((in->sb_flags & SB_ASYNC_WAIT) && t > w->sb_t) w->sb_t = t;
+            }
             unsigned c = in->sb_cls;
             w->sb_t += x->sb_issue[c];
             if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
@@ -457,6 +462,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->sb_floor = 0;
+        w->sb_async_open = w->sb_async_old = 0, w->sb_async_n = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);

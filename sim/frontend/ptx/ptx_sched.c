@@ -71,7 +71,8 @@ enum {
     SC_FREE = 0, SC_PARAM, SC_MOV, SC_SREG, SC_INT, SC_INT64, SC_IMAD, SC_IMUL64, SC_IDIV, SC_IDIV_IMM, SC_IDIV64,
     SC_BITS, SC_CVT_INT, SC_CONV, SC_FP32, SC_FP32_ALU, SC_FP32_NEG, SC_FDIV, SC_MUFU, SC_MUFU2, SC_FP64, SC_FP64_ALU,
     SC_FP64_DIV, SC_HALF, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
-    SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED, SC_COUNT
+    SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED,
+    SC_MMA, SC_MMA_1688, SC_DMMA, SC_LDSM, SC_LDGSTS, SC_DEPBAR, SC_MOVM, SC_COUNT
 };
 
 _Static_assert(SC_COUNT <= PTX_SCLASSES, "ptx.h's PTX_SCLASSES is too small");
@@ -115,6 +116,17 @@ static const sclass classes[SC_COUNT] = {
     [SC_CONTROL] = {"control", Q(0, 0, 0, 0, 0, 0, 0, 1), -1},            /* call, ret, exit */
     [SC_FENCE] = {"fence", Q(0, 0, 0, 0, 0, 0, 1, 0), -1},
     [SC_LD_JOINED] = {"ld_joined", Q(0, 0, 0, 0, 0, 0, 0, 0), COALSIM_LAT_SMEM},   /* part of its leader's LDS.128 */
+    /* the tensor pipe in quarters of an HMMA.16816, the profile's pipe_tensor
+     * (gpu/probes/matrix.cu --rates on the H100, a SM a ns: HMMA.16816 1.175,
+     * HMMA.1688 1.760 (2/3 of the time: 3 quarters), IMMA.16832 1.194,
+     * HMMA.1688.TF32 1.183, DMMA.884 0.502 (2.34 times: 9 quarters)) */
+    [SC_MMA] = {"mma", {0, 0, 0, 0, 0, 0, 0, 0, 4, 0}, COALSIM_LAT_MMA},
+    [SC_MMA_1688] = {"mma_1688", {0, 0, 0, 0, 0, 0, 0, 0, 3, 0}, COALSIM_LAT_MMA},
+    [SC_DMMA] = {"dmma", {0, 0, 0, 0, 0, 0, 0, 0, 9, 0}, COALSIM_LAT_MMA},
+    [SC_LDSM] = {"ldsm", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SMEM},            /* LDSM: its wavefronts go as LDS.128's */
+    [SC_LDGSTS] = {"ldgsts", Q(0, 0, 0, 0, 0, 0, 1, 0), -1},                      /* its copy arrives with its group */
+    [SC_DEPBAR] = {"depbar", Q(0, 0, 0, 0, 0, 0, 0, 1), -1},                      /* LDGDEPBAR, DEPBAR.LE */
+    [SC_MOVM] = {"movm", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SHFL},            /* MOVM: a warp-wide exchange */
 };
 
 static int is(const raw_inst *ri, const char *op) { return !strcmp(ri->opcode, op); }
@@ -161,6 +173,12 @@ static int sclass_of(const raw_inst *ri, const pinst *in)
         return is(ri, "red") ? SC_ST : SC_ATOM_GLOBAL;
     }
     if (is(ri, "cvta") || is(ri, "isspacep")) return SC_FREE;
+    if (is(ri, "ldmatrix")) return SC_LDSM;
+    if (is(ri, "stmatrix")) return SC_ST;
+    if (is(ri, "movmatrix")) return SC_MOVM;
+    if (is(ri, "mma")) return ptx_has_mod(ri, "f64") ? SC_DMMA : ptx_has_mod(ri, "m16n8k8") && !ptx_has_mod(ri, "tf32") ? SC_MMA_1688 : SC_MMA;
+    if (is(ri, "cp") && ptx_has_mod(ri, "async"))
+        return ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group") || ptx_has_mod(ri, "wait_all") ? SC_DEPBAR : SC_LDGSTS;
     if (is(ri, "shfl") || is(ri, "match") || is(ri, "redux")) return SC_SHFL;
     if (is(ri, "vote") || is(ri, "activemask") || is(ri, "elect")) return SC_VOTE;
     if (is(ri, "mov")) {
@@ -269,6 +287,28 @@ static void operand(pfunc *f, const raw_inst *ri, unsigned k, pinst *in, int dst
     }
 }
 
+/* An mma's registers: its accumulator C (operand 3) first, as the chain
+ * of mmas into one accumulator is what a GEMM's inner loop waits on, then
+ * A and B; of each vector its first and last register (a vector's members
+ * come from one load or mma, ready together); D's spread over its vector. */
+static void mma_operands(pfunc *f, const raw_inst *ri, pinst *in)
+{
+    static const unsigned order[3] = {3, 1, 2};
+    uint32_t v;
+    for (unsigned i = 0; i < 3 && order[i] < ri->nops; i++) {
+        const raw_operand *o = &ri->ops[order[i]];
+        if (o->kind != RO_VEC || !o->nvec) continue;
+        if (sb_index(f, o->vec[0], &v) == 0) add_src(in, v);
+        if (sb_index(f, o->vec[o->nvec - 1], &v) == 0) add_src(in, v);
+    }
+    const raw_operand *d = &ri->ops[0];
+    if (d->kind != RO_VEC) return;
+    for (unsigned k = 0; k < PTX_SB_DSTS && k < d->nvec; k++) {
+        unsigned i = d->nvec <= PTX_SB_DSTS ? k : k * (d->nvec - 1) / (PTX_SB_DSTS - 1);
+        if (d->vec[i] && sb_index(f, d->vec[i], &v) == 0) add_dst(in, v);
+    }
+}
+
 #define SB_WIDE_MUL 1      /* mul.wide, mad.wide: an IMAD.WIDE */
 #define SB_ADD64 2         /* add.s64/u64: fused into the IMAD.WIDE that made its operand */
 #define SB_DST64 4         /* its results are 64-bit (two registers each) */
@@ -304,8 +344,19 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     }
     ptype dt = ptx_mod_type(ri, 0);
     if (ptype_bytes(dt) == 8 || (ptype_bytes(dt) == 4 && ptx_has_mod(ri, "wide"))) in->sb_flags |= SB_DST64;
+    if (in->sb_cls == SC_LDSM) in->sb_flags |= SB_LOAD | SB_LD_SHARED;
+    if (is(ri, "stmatrix")) in->sb_flags |= SB_ST_SHARED;
+    if (in->sb_cls == SC_LDGSTS) in->sb_flags |= SB_ASYNC | SB_LD_GLOBAL | SB_ST_SHARED;
+    if (in->sb_cls == SC_DEPBAR) {
+        if (!ptx_has_mod(ri, "wait_group")) in->sb_flags |= SB_ASYNC_COMMIT;
+        if (!ptx_has_mod(ri, "commit_group")) in->sb_flags |= SB_ASYNC_WAIT;
+    }
     uint32_t v;
     if (ri->guard && sb_index(f, ri->guard, &v) == 0) add_src(in, v);
+    if (in->sb_cls == SC_MMA || in->sb_cls == SC_MMA_1688 || in->sb_cls == SC_DMMA) {
+        mma_operands(f, ri, in);
+        return;
+    }
     /* no result: stores, reductions, control; everything else writes operand 0 */
     int writes = !(is(ri, "st") || is(ri, "red") || in->kind == K_BRA || in->kind == K_BAR || in->kind == K_CALL ||
                    in->kind == K_RET || in->kind == K_EXIT || in->kind == K_TRAP || in->kind == K_NOP);
@@ -602,8 +653,9 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p)
         x->sb_quarters[c] = quarters;
         memcpy(x->sb_pipe_q[c], k->q, sizeof x->sb_pipe_q[c]);
         /* the warp issues the class's SASS one a cycle (what is mostly
-         * free, a move or a parameter, costs none) */
-        unsigned issue = (quarters + 2) / 4;
+         * free, a move or a parameter, costs none); a tensor instruction
+         * issues in one and keeps the tensor pipe busy longer */
+        unsigned issue = (quarters - k->q[COALSIM_PIPE_TENSOR] + 2) / 4 + (k->q[COALSIM_PIPE_TENSOR] > 0);
         x->sb_issue[c] = CYC(issue);
         double lat = k->lat == -2 ? COALSIM_PATH_LOAD_CYCLES : k->lat >= 0 ? coalsim_lat_cycles(p, (coalsim_lat)k->lat) : issue;
         x->sb_lat[c] = CYC((uint64_t)(lat + 0.5)) + (k->lat == -2);
@@ -720,4 +772,34 @@ unsigned ptx_sched_regs(const pfunc *f)
     }
     free(in), free(out), free(wide);
     return best;
+}
+
+void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t)
+{
+    if (in->sb_flags & SB_ASYNC) {
+        /* a load's latency (and one more load on the path), from its issue */
+        uint64_t ready = *t + x->sb_lat[SC_LD_GLOBAL];
+        if (ready > w->sb_async_open) w->sb_async_open = ready;
+        return;
+    }
+    if (in->sb_flags & SB_ASYNC_COMMIT) {
+        if (w->sb_async_n == PTX_ASYNC_GROUPS) {
+            if (w->sb_async[0] > w->sb_async_old) w->sb_async_old = w->sb_async[0];
+            memmove(w->sb_async, w->sb_async + 1, (PTX_ASYNC_GROUPS - 1) * sizeof w->sb_async[0]);
+            w->sb_async_n--;
+        }
+        w->sb_async[w->sb_async_n++] = w->sb_async_open;
+        w->sb_async_open = 0;
+    }
+    if (in->sb_flags & SB_ASYNC_WAIT) {
+        /* wait_group N: all but the N newest committed groups (wait_all: N = 0) */
+        uint64_t n = (in->sb_flags & SB_ASYNC_COMMIT) ? 0 : in->imm, ready = w->sb_async_old;
+        for (unsigned k = 0; k + n < w->sb_async_n; k++)
+            if (w->sb_async[k] > ready) ready = w->sb_async[k];
+        if (ready > *t) *t = ready;
+        if (n == 0) {
+            w->sb_async_n = 0;
+            w->sb_async_old = 0;
+        }
+    }
 }
