@@ -10,6 +10,11 @@
  *   iotaf:STEP     word i = (float)i * STEP, as float32    STEP a float, default 1
  *   random:SEED    word i = float32 in [0, 1): (float)(h >> 40) * 2^-24
  *   randint:SEED:N word i = (uint32_t)(h % N)
+ *   randomh:SEED   word i = two IEEE halves in [0, 1), multiples of 1/1024 (exact):
+ *                  low half (h >> 40) % 1024 / 1024, high half (h >> 50) % 1024 / 1024
+ *   randombf:SEED  the same as bfloat16 halves, multiples of 1/128: (h >> 40) % 128, (h >> 50) % 128
+ *   randomd:SEED   words 2j, 2j+1 = the double (h_j >> 11) * 2^-53 in [0, 1), low word first,
+ *                  h_j = mix(mix(SEED) ^ j)
  *   file:PATH      the file's bytes from offset 0, zero after its end
  *   with h = mix(mix(SEED) ^ i), mix = SplitMix64's finaliser (below).
  * A final partial word (a size not a multiple of 4) takes the low bytes of
@@ -28,7 +33,10 @@ enum coalsim_fill_kind {
     COALSIM_FILL_IOTAF,
     COALSIM_FILL_RANDOM,
     COALSIM_FILL_RANDINT,
-    COALSIM_FILL_FILE
+    COALSIM_FILL_FILE,
+    COALSIM_FILL_RANDOMH,
+    COALSIM_FILL_RANDOMBF,
+    COALSIM_FILL_RANDOMD
 };
 
 struct coalsim_fill {
@@ -47,6 +55,43 @@ static inline uint64_t coalsim_fill_mix(uint64_t z)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* K / 1024 (K < 1024) as an IEEE half's bits: exact. */
+static inline uint32_t coalsim_fill_half(uint32_t k)
+{
+    int e = 9;
+    if (!k) return 0;
+    while (!(k >> e)) e--;
+    return (uint32_t)(e + 5) << 10 | ((k << (10 - e)) & 0x3ffu);
+}
+
+/* K / 128 (K < 128) as a bfloat16's bits (a float32's high half): exact. */
+static inline uint32_t coalsim_fill_bf16(uint32_t k)
+{
+    float v = (float)k / 128.0f;
+    uint32_t w;
+    memcpy(&w, &v, 4);
+    return w >> 16;
+}
+
+/* Word i of the fills of 16- and 64-bit values (randomh, randombf, randomd). */
+static inline uint32_t coalsim_fill_word_wide(enum coalsim_fill_kind kind, uint64_t seed, uint64_t i)
+{
+    uint64_t h = coalsim_fill_mix(coalsim_fill_mix(seed) ^ (kind == COALSIM_FILL_RANDOMD ? i / 2 : i)), bits;
+    double d;
+    switch (kind) {
+    case COALSIM_FILL_RANDOMH:
+        return coalsim_fill_half((uint32_t)(h >> 40) & 0x3ffu) | coalsim_fill_half((uint32_t)(h >> 50) & 0x3ffu) << 16;
+    case COALSIM_FILL_RANDOMBF:
+        return coalsim_fill_bf16((uint32_t)(h >> 40) & 0x7fu) | coalsim_fill_bf16((uint32_t)(h >> 50) & 0x7fu) << 16;
+    case COALSIM_FILL_RANDOMD:
+        d = (double)(h >> 11) * (1.0 / 9007199254740992.0);
+        memcpy(&bits, &d, 8);
+        return (uint32_t)(i % 2 ? bits >> 32 : bits);
+    default:
+        return 0;
+    }
 }
 
 /* Returns 32-bit word i of the fill f (f->kind must not be COALSIM_FILL_FILE;
@@ -71,6 +116,10 @@ static inline uint32_t coalsim_fill_word(const struct coalsim_fill *f, uint64_t 
     case COALSIM_FILL_RANDINT:
         h = coalsim_fill_mix(coalsim_fill_mix(f->seed) ^ i);
         return (uint32_t)(h % f->n);
+    case COALSIM_FILL_RANDOMH:
+    case COALSIM_FILL_RANDOMBF:
+    case COALSIM_FILL_RANDOMD:
+        return coalsim_fill_word_wide(f->kind, f->seed, i);
     default:
         return 0;
     }

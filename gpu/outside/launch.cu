@@ -423,6 +423,9 @@ static void parse_fill(const std::string &text, Buffer &b, const std::string &wh
     } else if (k == "random" && f.size() == 2) {
         fl.kind = COALSIM_FILL_RANDOM;
         if (!parse_u64(f[1], &fl.seed)) throw bad("SEED is not an unsigned integer");
+    } else if ((k == "randomh" || k == "randombf" || k == "randomd") && f.size() == 2) {
+        fl.kind = k == "randomh" ? COALSIM_FILL_RANDOMH : k == "randombf" ? COALSIM_FILL_RANDOMBF : COALSIM_FILL_RANDOMD;
+        if (!parse_u64(f[1], &fl.seed)) throw bad("SEED is not an unsigned integer");
     } else if (k == "randint" && f.size() == 3) {
         fl.kind = COALSIM_FILL_RANDINT;
         if (!parse_u64(f[1], &fl.seed)) throw bad("SEED is not an unsigned integer");
@@ -432,7 +435,7 @@ static void parse_fill(const std::string &text, Buffer &b, const std::string &wh
         b.path = text.substr(5);
         if (b.path.empty()) throw bad("no PATH");
     } else {
-        throw bad("expected zero, iota[:STEP], iotaf[:STEP], random:SEED, randint:SEED:N or file:PATH");
+        throw bad("expected zero, iota[:STEP], iotaf[:STEP], random:SEED, randint:SEED:N, randomh:SEED, randombf:SEED, randomd:SEED or file:PATH");
     }
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../gpu/outside/fill.h"     /* the 16- and 64-bit fills, one definition with the GPU launcher */
 #include "kmem.h"
 #include "readfile.h"
 
@@ -33,6 +34,9 @@ uint32_t kfill_word(const kfill *f, uint64_t i)
         return u;
     }
     case KF_RANDINT: return (uint32_t)(mix(mix(f->seed) ^ i) % f->n);
+    case KF_RANDOMH: return coalsim_fill_word_wide(COALSIM_FILL_RANDOMH, f->seed, i);
+    case KF_RANDOMBF: return coalsim_fill_word_wide(COALSIM_FILL_RANDOMBF, f->seed, i);
+    case KF_RANDOMD: return coalsim_fill_word_wide(COALSIM_FILL_RANDOMD, f->seed, i);
     case KF_FILE:
     case KF_BYTES: {
         uint32_t u = 0;
@@ -84,6 +88,14 @@ int kfill_parse(const char *s, kfill *f, char *err, size_t cap)
         if (parse_u64(s + 7, &f->seed)) goto bad;
         return 0;
     }
+    static const struct { const char *name; kfill_kind kind; } wide[] = {
+        {"randomh:", KF_RANDOMH}, {"randombf:", KF_RANDOMBF}, {"randomd:", KF_RANDOMD}};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
+        if (!strncmp(s, wide[k].name, strlen(wide[k].name))) {
+            f->kind = wide[k].kind;
+            if (parse_u64(s + strlen(wide[k].name), &f->seed)) goto bad;
+            return 0;
+        }
     if (!strncmp(s, "randint:", 8)) {
         f->kind = KF_RANDINT;
         char tmp[64];
@@ -108,7 +120,8 @@ int kfill_parse(const char *s, kfill *f, char *err, size_t cap)
         return 0;
     }
 bad:
-    snprintf(err, cap, "fill '%s' is not zero, iota[:STEP], iotaf[:STEP], random:SEED, randint:SEED:N or file:PATH", s);
+    snprintf(err, cap, "fill '%s' is not zero, iota[:STEP], iotaf[:STEP], random:SEED, randint:SEED:N, randomh:SEED, randombf:SEED, "
+             "randomd:SEED or file:PATH", s);
     return -1;
 }
 

@@ -15,7 +15,7 @@
 #define KMEM_UNSIZED (4ull << 30)          /* a buffer with no size spans this much */
 #define KMEM_GAP (2ull << 20)              /* buffers start on 2 MiB boundaries */
 
-typedef enum { KF_ZERO, KF_IOTA, KF_IOTAF, KF_RANDOM, KF_RANDINT, KF_FILE, KF_BYTES } kfill_kind;
+typedef enum { KF_ZERO, KF_IOTA, KF_IOTAF, KF_RANDOM, KF_RANDINT, KF_FILE, KF_BYTES, KF_RANDOMH, KF_RANDOMBF, KF_RANDOMD } kfill_kind;
 
 typedef struct kfill {
     kfill_kind kind;

@@ -218,7 +218,7 @@ _Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach ba
 #define SB_ASYNC_COMMIT 8192       /* cp.async.commit_group (wait_all: commit, then wait for all) */
 #define SB_ASYNC_WAIT 16384        /* cp.async.wait_group N (pinst.imm) or wait_all: the warp waits for its older groups */
 #define PTX_ASYNC_GROUPS 8         /* committed cp.async groups a warp keeps apart; older ones are folded together */
-#define PTX_SCLASSES 48            /* execution classes (ptx_sched.c) */
+#define PTX_SCLASSES 56            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
     pkind kind;
@@ -506,7 +506,7 @@ typedef struct pop_entry {
     int (*decode)(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
 } pop_entry;
 
-extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[], ptx_ops_matrix[];
+extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[], ptx_ops_matrix[], ptx_ops_wmma[];
 
 /* Lane L's address of IN (its first address operand; SECOND: the second,
  * cp.async's source), and where its SIZE bytes live in space SP (SP_GENERIC:
@@ -529,6 +529,11 @@ int ptx_dec_addr(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst
  * 0, or -1 if NAME is neither. */
 int ptx_dec_reg(pfunc *f, const char *name, uint32_t *v, int *is_pred);
 int ptx_has_mod(const raw_inst *ri, const char *mod);
+/* Append operand K's registers (a {vector} or one register; destinations
+ * if DST, else sources of type T) to F's xslots; *N gets how many.  0, or
+ * -1 with ERR.  (ptx_ops_matrix.c) */
+int ptx_dec_xslots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int dst, ptype t, unsigned *n, char *err,
+                   size_t cap);
 ptype ptx_mod_type(const raw_inst *ri, unsigned nth);   /* the NTH type modifier (0 = first), or PT_NONE */
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

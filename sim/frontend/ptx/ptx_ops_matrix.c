@@ -366,10 +366,8 @@ HANDLER(cp_async_nop)
 
 /* ---- decoding ---- */
 
-/* Append operand K's registers (a {vector} or one register) to F's
- * xslots; *N gets how many.  0, or -1 with ERR. */
-static int vec_slots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int dst, ptype t, unsigned *n, char *err,
-                     size_t cap)
+int ptx_dec_xslots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int dst, ptype t, unsigned *n, char *err,
+                   size_t cap)
 {
     const raw_operand *o = &ri->ops[k];
     unsigned cnt = o->kind == RO_VEC ? o->nvec : 1;
@@ -421,7 +419,7 @@ static int dec_ldst_matrix(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *
     in->nvec = (uint8_t)n;
     in->sub = (uint8_t)ptx_has_mod(ri, "trans");
     in->xs = f->nxslots;
-    if (vec_slots(p, f, ri, st ? 1 : 0, !st, PT_B32, &got, err, cap)) return -1;
+    if (ptx_dec_xslots(p, f, ri, st ? 1 : 0, !st, PT_B32, &got, err, cap)) return -1;
     if (got != n) return ptx_dec_fail(p, ri, err, cap, "needs %u registers for .x%u, has %u", n, n, got);
     in->nxs = got;
     if (ptx_dec_addr(p, f, ri, st ? 0 : 1, in, err, cap)) return -1;
@@ -494,7 +492,7 @@ DECODE(dec_mma)
     for (unsigned k = 0; k < 4; k++) {
         unsigned got;
         ptype t = k == 1 || k == 2 ? (kind == MK_F64 ? PT_F64 : PT_B32) : rt;
-        if (vec_slots(p, f, ri, k, k == 0, t, &got, err, cap)) return -1;
+        if (ptx_dec_xslots(p, f, ri, k, k == 0, t, &got, err, cap)) return -1;
         if (got != want[k])
             return ptx_dec_fail(p, ri, err, cap, "operand %u has %u registers; %s.%s needs %u", k + 1, got, shapes[sh], tn[1], want[k]);
         in->nxs += got;

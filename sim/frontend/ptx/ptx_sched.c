@@ -72,7 +72,8 @@ enum {
     SC_BITS, SC_CVT_INT, SC_CONV, SC_FP32, SC_FP32_ALU, SC_FP32_NEG, SC_FDIV, SC_MUFU, SC_MUFU2, SC_FP64, SC_FP64_ALU,
     SC_FP64_DIV, SC_HALF, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
     SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED,
-    SC_MMA, SC_MMA_1688, SC_DMMA, SC_LDSM, SC_LDGSTS, SC_DEPBAR, SC_MOVM, SC_COUNT
+    SC_MMA, SC_MMA_1688, SC_DMMA, SC_LDSM, SC_LDGSTS, SC_DEPBAR, SC_MOVM, SC_WMMA_MMA, SC_WMMA_TF32, SC_WMMA_LD_G,
+    SC_WMMA_LD_S, SC_WMMA_ST, SC_COUNT
 };
 
 _Static_assert(SC_COUNT <= PTX_SCLASSES, "ptx.h's PTX_SCLASSES is too small");
@@ -127,6 +128,14 @@ static const sclass classes[SC_COUNT] = {
     [SC_LDGSTS] = {"ldgsts", Q(0, 0, 0, 0, 0, 0, 1, 0), -1},                      /* its copy arrives with its group */
     [SC_DEPBAR] = {"depbar", Q(0, 0, 0, 0, 0, 0, 0, 1), -1},                      /* LDGDEPBAR, DEPBAR.LE */
     [SC_MOVM] = {"movm", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SHFL},            /* MOVM: a warp-wide exchange */
+    /* wmma (ptx_ops_wmma.c): an mma is two HMMA.16816 (or IMMA), tf32's four
+     * HMMA.1684 (taken as half an HMMA.1688 each: not measured); a fragment's
+     * load or store four LSU instructions (an LDSM where it is one: SC_LDSM) */
+    [SC_WMMA_MMA] = {"wmma_mma", {0, 0, 0, 0, 0, 0, 0, 0, 8, 0}, COALSIM_LAT_MMA},
+    [SC_WMMA_TF32] = {"wmma_tf32", {0, 0, 0, 0, 0, 0, 0, 0, 8, 0}, COALSIM_LAT_MMA},
+    [SC_WMMA_LD_G] = {"wmma_ld_global", Q(0, 0, 0, 0, 0, 0, 4, 0), -2},
+    [SC_WMMA_LD_S] = {"wmma_ld_shared", Q(0, 0, 0, 0, 0, 0, 4, 0), COALSIM_LAT_SMEM},
+    [SC_WMMA_ST] = {"wmma_st", Q(0, 0, 0, 0, 0, 0, 4, 0), -1},
 };
 
 static int is(const raw_inst *ri, const char *op) { return !strcmp(ri->opcode, op); }
@@ -173,6 +182,16 @@ static int sclass_of(const raw_inst *ri, const pinst *in)
         return is(ri, "red") ? SC_ST : SC_ATOM_GLOBAL;
     }
     if (is(ri, "cvta") || is(ri, "isspacep")) return SC_FREE;
+    if (is(ri, "wmma")) {
+        int sh = ptx_has_mod(ri, "shared"), gl = ptx_has_mod(ri, "global"), ab = ptx_has_mod(ri, "a") || ptx_has_mod(ri, "b");
+        if (ptx_has_mod(ri, "mma"))
+            return ptx_has_mod(ri, "f64") ? SC_DMMA : ptx_has_mod(ri, "tf32") ? SC_WMMA_TF32 : SC_WMMA_MMA;
+        if (ptx_has_mod(ri, "store")) return SC_WMMA_ST;
+        if (ptx_has_mod(ri, "f64")) return sh || (!gl && ab) ? SC_LD_SHARED : SC_LD_GLOBAL;
+        if (sh && ab && ptx_has_mod(ri, "m16n16k16")) return SC_LDSM;
+        /* a generic A or B: taken as shared (the CUDA samples' tiles), C as global */
+        return sh || (!gl && ab) ? SC_WMMA_LD_S : SC_WMMA_LD_G;
+    }
     if (is(ri, "ldmatrix")) return SC_LDSM;
     if (is(ri, "stmatrix")) return SC_ST;
     if (is(ri, "movmatrix")) return SC_MOVM;
@@ -287,6 +306,17 @@ static void operand(pfunc *f, const raw_inst *ri, unsigned k, pinst *in, int dst
     }
 }
 
+/* A vector result's registers, spread over it (PTX_SB_DSTS of them). */
+static void mma_dsts(pfunc *f, const raw_operand *d, pinst *in)
+{
+    uint32_t v;
+    if (d->kind != RO_VEC) return;
+    for (unsigned k = 0; k < PTX_SB_DSTS && k < d->nvec; k++) {
+        unsigned i = d->nvec <= PTX_SB_DSTS ? k : k * (d->nvec - 1) / (PTX_SB_DSTS - 1);
+        if (d->vec[i] && sb_index(f, d->vec[i], &v) == 0) add_dst(in, v);
+    }
+}
+
 /* An mma's registers: its accumulator C (operand 3) first, as the chain
  * of mmas into one accumulator is what a GEMM's inner loop waits on, then
  * A and B; of each vector its first and last register (a vector's members
@@ -301,12 +331,7 @@ static void mma_operands(pfunc *f, const raw_inst *ri, pinst *in)
         if (sb_index(f, o->vec[0], &v) == 0) add_src(in, v);
         if (sb_index(f, o->vec[o->nvec - 1], &v) == 0) add_src(in, v);
     }
-    const raw_operand *d = &ri->ops[0];
-    if (d->kind != RO_VEC) return;
-    for (unsigned k = 0; k < PTX_SB_DSTS && k < d->nvec; k++) {
-        unsigned i = d->nvec <= PTX_SB_DSTS ? k : k * (d->nvec - 1) / (PTX_SB_DSTS - 1);
-        if (d->vec[i] && sb_index(f, d->vec[i], &v) == 0) add_dst(in, v);
-    }
+    mma_dsts(f, &ri->ops[0], in);
 }
 
 #define SB_WIDE_MUL 1      /* mul.wide, mad.wide: an IMAD.WIDE */
@@ -353,7 +378,16 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     }
     uint32_t v;
     if (ri->guard && sb_index(f, ri->guard, &v) == 0) add_src(in, v);
-    if (in->sb_cls == SC_MMA || in->sb_cls == SC_MMA_1688 || in->sb_cls == SC_DMMA) {
+    if (is(ri, "wmma") && (in->sb_cls == SC_LDSM || in->sb_cls == SC_WMMA_LD_S || in->sb_cls == SC_WMMA_LD_G ||
+                           in->sb_cls == SC_LD_SHARED || in->sb_cls == SC_LD_GLOBAL)) {
+        in->sb_flags |= SB_LOAD | (in->sb_cls == SC_WMMA_LD_G || in->sb_cls == SC_LD_GLOBAL ? SB_LD_GLOBAL : SB_LD_SHARED);
+        for (unsigned k = 1; k < ri->nops; k++) operand(f, ri, k, in, 0);
+        mma_dsts(f, &ri->ops[0], in);
+        return;
+    }
+    if (in->sb_cls == SC_WMMA_ST) in->sb_flags |= ptx_has_mod(ri, "shared") ? SB_ST_SHARED : SB_ST_GLOBAL | SB_ST_SHARED;
+    if (in->sb_cls == SC_MMA || in->sb_cls == SC_MMA_1688 || in->sb_cls == SC_DMMA || in->sb_cls == SC_WMMA_MMA ||
+        in->sb_cls == SC_WMMA_TF32) {
         mma_operands(f, ri, in);
         return;
     }

@@ -1,0 +1,464 @@
+/* The WMMA API's instructions: wmma.load.{a,b,c}, wmma.store.d and
+ * wmma.mma for the shapes and types nvcc emits for sm_80 and sm_90:
+ * m16n16k16 (f16, bf16, s8, u8), m16n16k8 (tf32) and m8n8k4 (f64).
+ *
+ * PTX leaves a fragment's layout to the implementation; this one is the
+ * H100's, read from the SASS ptxas makes of the CUDA samples' tensor-core
+ * GEMMs (gpu/probes/runs/h100-matrix/README.md): a wmma.mma is two
+ * HMMA.16816 (f16, bf16), two IMMA.16816 (8-bit), four HMMA.1684 (tf32) or
+ * one DMMA.884, and the fragments are those instructions' operands.  A
+ * 16x16 f16 A or B fragment has four distinct registers; PTX's other four
+ * are copies.  So a load moves what those instructions read:
+ *
+ *   .shared a/b of 16-bit types: one LDSM.x4 (.trans where the layout is
+ *   the other one); of 8-bit types: one LDSM.x2
+ *   otherwise: a 4-byte load a register (a/b), an 8-byte load a pair of
+ *   accumulators in one row (c, d: LDS.64, LDG.E.64, STS.64), 8 bytes a
+ *   double (f64 a/b), 16 bytes a pair of doubles (f64 c, d)
+ *
+ * each lane's elements at base + (row * ldm + col) * size for the row
+ * layout, (col * ldm + row) * size for the column one.  Where a unit's
+ * elements are not contiguous in memory (a col-major A with 16-bit
+ * elements), each element is its own access. */
+#include <string.h>
+
+#include "ptx.h"
+
+#define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+#define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+
+/* shapes (pinst.sub >> 4) and element kinds (pinst.sub2) */
+enum { WS_16816, WS_16168, WS_884 };
+enum { WK_F16, WK_BF16, WK_TF32, WK_S8, WK_U8, WK_F64, WK_F32, WK_S32 };
+/* which matrix (pinst.sub & 3) and its layout (pinst.sub & 4: column-major) */
+enum { WM_A, WM_B, WM_C };
+#define W_COL 4
+
+static unsigned esize(unsigned k) { return k == WK_F16 || k == WK_BF16 ? 2 : k == WK_S8 || k == WK_U8 ? 1 : k == WK_F64 ? 8 : 4; }
+
+/* Element E of lane T's fragment of matrix MAT: its row and column in the
+ * matrix (A: M x K, B: K x N, C: M x N); E counts the fragment's distinct
+ * elements, register by register, low bits first.  *REG: its register. */
+static void elem_at(unsigned sh, unsigned kind, unsigned mat, unsigned t, unsigned e, unsigned *row, unsigned *col,
+                    unsigned *reg)
+{
+    unsigned g = t >> 2, q = t & 3;
+    if (sh == WS_884) {
+        if (mat == WM_A) *row = g, *col = q, *reg = 0;
+        else if (mat == WM_B) *row = q, *col = g, *reg = 0;
+        else *row = g, *col = 2 * q + e, *reg = e;
+        return;
+    }
+    if (mat == WM_C) {                       /* two m16n8 accumulators: [0..3] columns 0-7, [4..7] 8-15 */
+        unsigned i = e & 3;
+        *row = g + 8 * (i >> 1), *col = 2 * q + (i & 1) + 8 * (e >> 2);
+        *reg = kind == WK_F16 ? e / 2 : e;
+        return;
+    }
+    if (sh == WS_16168) {                    /* tf32: four m16n8k4 operands, one element a register */
+        *reg = e;
+        if (mat == WM_A) *row = g + 8 * (e & 1), *col = q + 4 * (e >> 1);
+        else *row = q + 4 * (e & 1), *col = g + 8 * (e >> 1);
+        return;
+    }
+    if (kind == WK_S8 || kind == WK_U8) {    /* four bytes a register, two registers */
+        *reg = e / 4;
+        if (mat == WM_A) *row = g + 8 * (e / 4), *col = 4 * q + e % 4;
+        else *row = 4 * q + e % 4, *col = g + 8 * (e / 4);
+        return;
+    }
+    /* 16-bit: two a register, four registers, as m16n8k16's A and B */
+    unsigned j = e / 2, h = e & 1;
+    *reg = j;
+    if (mat == WM_A) *row = g + 8 * (j & 1), *col = 2 * q + h + 8 * (j >> 1);
+    else *row = 2 * q + h + 8 * (j & 1), *col = g + 8 * (j >> 1);
+}
+
+/* Distinct elements a lane holds, and the registers PTX gives the fragment. */
+static unsigned frag_elems(unsigned sh, unsigned kind, unsigned mat)
+{
+    if (sh == WS_884) return mat == WM_C ? 2 : 1;
+    if (mat == WM_C) return 8;
+    if (sh == WS_16168) return 4;
+    return kind == WK_S8 || kind == WK_U8 ? 8 : 8;
+}
+
+static unsigned frag_regs(unsigned sh, unsigned kind, unsigned mat)
+{
+    if (sh == WS_884) return mat == WM_C ? 2 : 1;
+    if (mat == WM_C) return kind == WK_F16 ? 4 : 8;
+    if (sh == WS_16168) return 4;
+    if (kind == WK_S8 || kind == WK_U8) return 2;
+    return kind == WK_BF16 ? 4 : 8;          /* f16: 8, the last four copies of the first */
+}
+
+/* Elements a memory access moves together (registers, or pairs of accumulators). */
+static unsigned unit_elems(unsigned sh, unsigned kind, unsigned mat)
+{
+    if (sh == WS_884) return mat == WM_C ? 2 : 1;
+    if (mat == WM_C) return 2;
+    if (sh == WS_16168) return 1;
+    return kind == WK_S8 || kind == WK_U8 ? 4 : 2;
+}
+
+typedef struct {
+    uint64_t addr[32];
+    unsigned char *p[32];
+    uint64_t rep[32];
+    int space;
+} lanes_at;
+
+/* The address of element (ROW, COL) for lane L. */
+static uint64_t elem_addr(const pinst *in, uint64_t base, uint64_t ldm, unsigned row, unsigned col, unsigned esz)
+{
+    return (in->sub & W_COL) ? base + ((uint64_t)col * ldm + row) * esz : base + ((uint64_t)row * ldm + col) * esz;
+}
+
+/* Emit one request of SIZE-byte lanes at the reported addresses A. */
+static int request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t mask,
+                   const uint64_t *a)
+{
+    coalsim_request r;
+    r.op = op;
+    r.space = sp;
+    r.size = size;
+    r.block = x->block_id;
+    r.warp = w->index;
+    r.active = mask;
+    r.label = in->label;
+    r.label_id = in->label_id;
+    r.line = in->line;
+    for (int l = 0; l < 32; l++) r.addr[l] = a[l];
+    x->exec.inst_mem[sp][op == COALSIM_LDSM ? COALSIM_LDSM : op]++;
+    return ptx_put(x, w, in, &r);
+}
+
+static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
+{
+    uint32_t want = w->alive & ~w->exited;
+    if (m == want && want == 0xffffffffu) return 0;
+    return ptx_fail(x, in, "executed by lanes 0x%08x of warp %u: a .sync.aligned wmma instruction needs all 32", m,
+                    w->index);
+}
+
+/* Load or store (ST) the fragment: values between memory and the registers
+ * xslots[0..), the requests as the SASS makes them. */
+static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
+{
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    unsigned sh = in->sub >> 4, kind = in->sub2, mat = in->sub & 3, esz = esize(kind);
+    unsigned ne = frag_elems(sh, kind, mat), nr = frag_regs(sh, kind, mat), unit = unit_elems(sh, kind, mat);
+    const uint32_t *xs = w->frames[w->depth - 1].fn->xslots + in->xs;
+    uint64_t ldm = in->b != UINT32_MAX ? (uint32_t)SLOT(w, in->b)[0] : 0;
+    uint64_t base[32];
+    int space = -1;
+    for (int l = 0; l < 32; l++) {
+        base[l] = ptx_lane_addr(w, in, l, 0);
+        if (in->b != UINT32_MAX && (uint32_t)SLOT(w, in->b)[l] != ldm)
+            return ptx_fail(x, in, "lanes give different strides (%llu, lane %d: %u): a wmma stride is one for the warp",
+                            (unsigned long long)ldm, l, (unsigned)SLOT(w, in->b)[l]);
+        if (base[l] != base[0])
+            return ptx_fail(x, in, "lanes give different addresses (lane %d): a wmma address is one for the warp", l);
+    }
+    if (base[0] % 32)
+        return ptx_fail(x, in, "misaligned address 0x%llx: a wmma fragment's address is 32-byte aligned (warp %u)",
+                        (unsigned long long)base[0], w->index);
+    if ((ldm * esz) % 16 || !ldm)
+        return ptx_fail(x, in, "stride %llu elements (%llu bytes) is not a multiple of 16 bytes (warp %u)",
+                        (unsigned long long)ldm, (unsigned long long)(ldm * esz), w->index);
+    /* every element's place, and which space the fragment is in */
+    unsigned char *ep[32][8];
+    uint64_t erep[32][8], eaddr[32][8];
+    for (unsigned e = 0; e < ne; e++)
+        for (int l = 0; l < 32; l++) {
+            unsigned r, c, reg;
+            elem_at(sh, kind, mat, (unsigned)l, e, &r, &c, &reg);
+            eaddr[l][e] = elem_addr(in, base[0], ldm, r, c, esz);
+            int sp;
+            if (ptx_locate(x, w, in, in->space, eaddr[l][e], esz, l, &ep[l][e], &erep[l][e], &sp) != 0) return -1;
+            if (space < 0) space = sp;
+            else if (sp != space) return ptx_fail(x, in, "a fragment that spans two memory spaces");
+        }
+    if (space != COALSIM_GLOBAL && space != COALSIM_SHARED)
+        return ptx_fail(x, in, "a wmma fragment in %s memory", space == COALSIM_LOCAL ? "local" : "constant");
+    /* the requests */
+    coalsim_op op = st ? COALSIM_ST : COALSIM_LD;
+    int col = (in->sub & W_COL) != 0, trans = (mat == WM_A) == col;
+    if (!st && mat != WM_C && in->space == SP_SHARED && sh == WS_16816 && (esz == 2 || (esz == 1 && !trans))) {
+        /* LDSM: matrix k (lanes 8k..8k+7 give its rows) is register k's
+         * 8x8 block (16-bit: rows or k 8(k&1).., columns 8(k>>1)..; 8-bit:
+         * A's rows 8k.. or B's columns 8k.., 16 bytes along k); its rows in
+         * memory run along the layout's rows (.trans: the block's columns) */
+        unsigned n = esz == 2 ? 4 : 2;
+        uint64_t rows[32] = {0};
+        for (unsigned l = 0; l < 8 * n; l++) {
+            unsigned k = l / 8, rr = l % 8, r0, c0;
+            if (esz == 2) r0 = 8 * (k & 1), c0 = 8 * (k >> 1);
+            else r0 = mat == WM_A ? 8 * k : 0, c0 = mat == WM_A ? 0 : 8 * k;
+            uint64_t a = col ? elem_addr(in, base[0], ldm, r0, c0 + rr, esz) : elem_addr(in, base[0], ldm, r0 + rr, c0, esz);
+            unsigned char *pp;
+            int sp;
+            if (ptx_locate(x, w, in, in->space, a, 16, (int)l, &pp, &rows[l], &sp) != 0) return -1;
+        }
+        coalsim_request r;
+        r.op = COALSIM_LDSM, r.space = COALSIM_SHARED, r.size = 16, r.block = x->block_id, r.warp = w->index;
+        r.active = n == 4 ? 0xffffffffu : 0xffffu;
+        r.label = in->label, r.label_id = in->label_id, r.line = in->line;
+        for (int l = 0; l < 32; l++) r.addr[l] = rows[l];
+        x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM]++;
+        if (ptx_put(x, w, in, &r) != 0) return -1;
+    } else {
+        for (unsigned e0 = 0; e0 < ne; e0 += unit) {
+            int contiguous = 1;
+            for (int l = 0; l < 32 && contiguous; l++)
+                for (unsigned e = e0 + 1; e < e0 + unit; e++)
+                    if (eaddr[l][e] != eaddr[l][e0] + (e - e0) * esz || eaddr[l][e0] % (unit * esz)) contiguous = 0;
+            if (contiguous) {
+                uint64_t a[32];
+                for (int l = 0; l < 32; l++) a[l] = erep[l][e0];
+                if (request(x, w, in, op, (coalsim_space)space, unit * esz, 0xffffffffu, a) != 0) return -1;
+                continue;
+            }
+            for (unsigned e = e0; e < e0 + unit; e++) {
+                uint64_t a[32];
+                for (int l = 0; l < 32; l++) a[l] = erep[l][e];
+                if (request(x, w, in, op, (coalsim_space)space, esz, 0xffffffffu, a) != 0) return -1;
+            }
+        }
+    }
+    /* the values */
+    for (int l = 0; l < 32; l++) {
+        uint64_t regs[8] = {0};
+        if (st)
+            for (unsigned k = 0; k < nr; k++) regs[k] = SLOT(w, xs[k])[l];
+        for (unsigned e = 0; e < ne; e++) {
+            unsigned r, c, reg;
+            elem_at(sh, kind, mat, (unsigned)l, e, &r, &c, &reg);
+            unsigned shift = esz >= 4 ? 0 : 8 * esz * (e % (4 / esz));
+            if (st) {
+                uint64_t v = esz == 8 ? regs[reg] : regs[reg] >> shift;
+                memcpy(ep[l][e], &v, esz);
+            } else {
+                uint64_t v = 0;
+                memcpy(&v, ep[l][e], esz);
+                regs[reg] |= v << shift;
+            }
+        }
+        if (!st) {
+            unsigned distinct = (ne * esz + 3) / 4;        /* registers that hold distinct elements */
+            if (esz == 8) distinct = ne;
+            if (mat == WM_C && esz == 4) distinct = 8;
+            for (unsigned k = 0; k < nr; k++) SLOT(w, xs[k])[l] = regs[k < distinct ? k : k % distinct];
+        }
+    }
+    return 0;
+}
+
+HANDLER(wmma_load) { return move(x, w, in, m, 0); }
+HANDLER(wmma_store) { return move(x, w, in, m, 1); }
+
+static double value(unsigned kind, uint64_t bits)
+{
+    switch (kind) {
+    case WK_F16: return ptx_half_to_float((uint16_t)bits);
+    case WK_BF16: return ptx_bf16_to_float((uint16_t)bits);
+    case WK_TF32: {
+        uint32_t u = (uint32_t)bits & 0xffffe000u;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    case WK_S8: return (int8_t)bits;
+    case WK_U8: return (uint8_t)bits;
+    case WK_S32: return (int32_t)bits;
+    case WK_F32: {
+        uint32_t u = (uint32_t)bits;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    default: {
+        double d;
+        memcpy(&d, &bits, 8);
+        return d;
+    }
+    }
+}
+
+/* Matrix MAT's fragment of every lane, as numbers: out[row][col]. */
+static void gather(pwarp *w, const uint32_t *xs, unsigned sh, unsigned kind, unsigned mat, double out[16][16])
+{
+    unsigned ne = frag_elems(sh, kind, mat), esz = kind == WK_F32 || kind == WK_S32 ? 4 : esize(kind);
+    for (unsigned t = 0; t < 32; t++)
+        for (unsigned e = 0; e < ne; e++) {
+            unsigned r, c, reg;
+            elem_at(sh, kind, mat, t, e, &r, &c, &reg);
+            uint64_t v = SLOT(w, xs[reg])[t];
+            unsigned shift = esz >= 4 ? 0 : 8 * esz * (e % (4 / esz));
+            out[r][c] = value(kind, v >> shift);
+        }
+}
+
+/* wmma.mma: D = A B + C.  sub2: the input kind; type: the accumulator's
+ * (PT_F32, PT_F16X2, PT_S32, PT_F64); xslots: d, a, b, c. */
+HANDLER(wmma_mma)
+{
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    unsigned sh = in->sub >> 4, kind = in->sub2;
+    unsigned M = sh == WS_884 ? 8 : 16, N = M, K = sh == WS_16816 ? 16 : sh == WS_16168 ? 8 : 4;
+    ptype acc = (ptype)in->type;
+    unsigned ckind = acc == PT_F16X2 ? WK_F16 : acc == PT_S32 ? WK_S32 : acc == PT_F64 ? WK_F64 : WK_F32;
+    unsigned nd = frag_regs(sh, ckind, WM_C), na = frag_regs(sh, kind, WM_A), nb = frag_regs(sh, kind, WM_B);
+    const uint32_t *xs = w->frames[w->depth - 1].fn->xslots + in->xs;
+    double A[16][16], B[16][16], C[16][16];
+    gather(w, xs + nd, sh, kind, WM_A, A);
+    gather(w, xs + nd + na, sh, kind, WM_B, B);
+    gather(w, xs + nd + na + nb, sh, ckind, WM_C, C);
+    uint64_t out[8][32];
+    memset(out, 0, sizeof out);
+    for (unsigned t = 0; t < 32; t++)
+        for (unsigned e = 0; e < frag_elems(sh, ckind, WM_C); e++) {
+            unsigned r, c, reg;
+            elem_at(sh, ckind, WM_C, t, e, &r, &c, &reg);
+            uint64_t v;
+            if (ckind == WK_S32) {
+                int64_t s = (int32_t)C[r][c];
+                for (unsigned k = 0; k < K; k++) s += (int64_t)A[r][k] * (int64_t)B[k][c];
+                v = (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
+            } else {
+                double s = C[r][c];
+                for (unsigned k = 0; k < K; k++) s += A[r][k] * B[k][c];
+                if (ckind == WK_F64) {
+                    memcpy(&v, &s, 8);
+                } else if (ckind == WK_F16) {
+                    v = (uint64_t)ptx_float_to_half((float)s) << (16 * (e & 1));
+                } else {
+                    float f = (float)s;
+                    uint32_t u;
+                    memcpy(&u, &f, 4);
+                    v = u;
+                }
+            }
+            out[reg][t] |= v;
+        }
+    (void)M, (void)N;
+    for (unsigned k = 0; k < nd; k++) {
+        uint64_t *D = SLOT(w, xs[k]);
+        for (unsigned t = 0; t < 32; t++) D[t] = out[k][t];
+    }
+    /* the SASS: two HMMA.16816 or IMMA.16816, four HMMA.1684, one DMMA */
+    x->exec.inst_mma[kind == WK_S8 || kind == WK_U8 ? 1 : kind == WK_F64 ? 2 : 0] += sh == WS_16168 ? 4 : sh == WS_884 ? 1 : 2;
+    return 0;
+}
+
+/* ---- decoding ---- */
+
+static int kind_of(const char *s)
+{
+    static const char *const names[] = {"f16", "bf16", "tf32", "s8", "u8", "f64", "f32", "s32"};
+    for (int k = 0; k < 8; k++)
+        if (!strcmp(s, names[k])) return k;
+    return -1;
+}
+
+static int shape_of(const raw_inst *ri)
+{
+    if (ptx_has_mod(ri, "m16n16k16")) return WS_16816;
+    if (ptx_has_mod(ri, "m16n16k8")) return WS_16168;
+    if (ptx_has_mod(ri, "m8n8k4")) return WS_884;
+    return -1;
+}
+
+/* Append operand K's registers to F's xslots: WANT of them. */
+static int slots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int dst, ptype t, unsigned want, char *err,
+                 size_t cap)
+{
+    unsigned got;
+    if (ptx_dec_xslots(p, f, ri, k, dst, t, &got, err, cap)) return -1;
+    if (got != want) return ptx_dec_fail(p, ri, err, cap, "operand %u has %u registers; this fragment has %u", k + 1, got, want);
+    return 0;
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.LAYOUT.SHAPE{.space}.TYPE {regs}, [p]{, stride}
+ * wmma.store.d.sync.aligned.LAYOUT.SHAPE{.space}.TYPE [p], {regs}{, stride} */
+static int dec_move(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap, int st)
+{
+    in->kind = K_MEM;
+    in->cs_space = -1;                 /* counted request by request (they are several SASS instructions) */
+    in->b = UINT32_MAX;
+    int mat = ptx_has_mod(ri, "a") ? WM_A : ptx_has_mod(ri, "b") ? WM_B : WM_C;
+    int sh = shape_of(ri), kind = -1;
+    for (unsigned k = 0; k < ri->nmods; k++)
+        if (kind_of(ri->mods[k]) >= 0) kind = kind_of(ri->mods[k]);
+    int sp = SP_GENERIC;
+    for (unsigned k = 0; k < ri->nmods; k++) {
+        if (!strcmp(ri->mods[k], "shared") || !strcmp(ri->mods[k], "shared::cta")) sp = SP_SHARED;
+        if (!strcmp(ri->mods[k], "global")) sp = SP_GLOBAL;
+    }
+    in->space = (uint8_t)sp;
+    if (ri->nops < 2 || ri->nops > 3) return ptx_dec_fail(p, ri, err, cap, "needs 2 or 3 operands");
+    if (sh < 0 || kind < 0 || (!ptx_has_mod(ri, "row") && !ptx_has_mod(ri, "col"))) return 0;   /* an error if it runs */
+    /* the types each shape has */
+    int ok = sh == WS_16816 ? (mat == WM_C ? kind == WK_F16 || kind == WK_F32 || kind == WK_S32
+                                           : kind == WK_F16 || kind == WK_BF16 || kind == WK_S8 || kind == WK_U8)
+           : sh == WS_16168 ? (mat == WM_C ? kind == WK_F32 : kind == WK_TF32) : kind == WK_F64;
+    if (!ok) return 0;
+    in->sub = (uint8_t)(sh << 4 | mat | (ptx_has_mod(ri, "col") ? W_COL : 0));
+    in->sub2 = (uint8_t)kind;
+    in->xs = f->nxslots;
+    unsigned nr = frag_regs((unsigned)sh, (unsigned)kind, (unsigned)mat);
+    ptype t = kind == WK_F64 ? PT_F64 : PT_B32;
+    if (slots(p, f, ri, st ? 1 : 0, !st, t, nr, err, cap)) return -1;
+    in->nxs = nr;
+    if (ptx_dec_addr(p, f, ri, st ? 0 : 1, in, err, cap)) return -1;
+    if (ri->nops == 3 && ptx_dec_src(p, f, ri, 2, PT_U32, &in->b, err, cap)) return -1;
+    if (ri->nops == 2) return ptx_dec_fail(p, ri, err, cap, "needs the stride (the leading dimension)");
+    in->fn = st ? wmma_store : wmma_load;
+    return 0;
+}
+
+/* wmma.mma.sync.aligned.ALAYOUT.BLAYOUT.SHAPE.DTYPE.CTYPE (f16 inputs), or
+ * .s32.{s8,u8}.{s8,u8}.s32, .f32.{bf16,tf32}.X.f32, .f64.f64.f64.f64{.rn} */
+DECODE(dec_wmma)
+{
+    if (ptx_has_mod(ri, "load")) return dec_move(p, f, ri, in, err, cap, 0);
+    if (ptx_has_mod(ri, "store")) return dec_move(p, f, ri, in, err, cap, 1);
+    in->kind = K_OP;
+    if (!ptx_has_mod(ri, "mma")) return 0;
+    if (ri->nops != 4) return ptx_dec_fail(p, ri, err, cap, "needs 4 operands (d, a, b, c)");
+    int sh = shape_of(ri);
+    int kinds[4], nk = 0;
+    for (unsigned k = 0; k < ri->nmods && nk < 4; k++)
+        if (kind_of(ri->mods[k]) >= 0) kinds[nk++] = kind_of(ri->mods[k]);
+    /* layouts: A row, B col is what the fragments were loaded for (row/col in the instruction) */
+    if (sh < 0 || (nk != 2 && nk != 4)) return 0;
+    int in_kind, dk = kinds[0], ck = kinds[nk - 1];
+    if (nk == 2) in_kind = WK_F16;                 /* .dtype.ctype: f16 inputs */
+    else if (kinds[1] != kinds[2]) return 0;
+    else in_kind = kinds[1];
+    if (dk != ck) return 0;
+    ptype acc = dk == WK_F32 ? PT_F32 : dk == WK_F16 ? PT_F16X2 : dk == WK_S32 ? PT_S32 : dk == WK_F64 ? PT_F64 : PT_NONE;
+    int ok = sh == WS_16816 ? ((in_kind == WK_F16 && (acc == PT_F32 || acc == PT_F16X2)) || (in_kind == WK_BF16 && acc == PT_F32) ||
+                               ((in_kind == WK_S8 || in_kind == WK_U8) && acc == PT_S32))
+           : sh == WS_16168 ? in_kind == WK_TF32 && acc == PT_F32 : in_kind == WK_F64 && acc == PT_F64;
+    /* the layouts in the mnemonic must be those of the fragments: A row, B col
+     * (the fragments of other layouts hold the same elements here: they are
+     * loaded into one layout whatever the memory's) */
+    if (!ok) return 0;
+    in->sub = (uint8_t)(sh << 4);
+    in->sub2 = (uint8_t)in_kind;
+    in->type = (uint8_t)acc;
+    unsigned ckind = acc == PT_F16X2 ? WK_F16 : acc == PT_S32 ? WK_S32 : acc == PT_F64 ? WK_F64 : WK_F32;
+    unsigned nd = frag_regs((unsigned)sh, ckind, WM_C), na = frag_regs((unsigned)sh, (unsigned)in_kind, WM_A),
+             nb = frag_regs((unsigned)sh, (unsigned)in_kind, WM_B);
+    ptype rt = acc == PT_F64 ? PT_F64 : PT_B32, it = in_kind == WK_F64 ? PT_F64 : PT_B32;
+    in->xs = f->nxslots;
+    if (slots(p, f, ri, 0, 1, rt, nd, err, cap) || slots(p, f, ri, 1, 0, it, na, err, cap) ||
+        slots(p, f, ri, 2, 0, it, nb, err, cap) || slots(p, f, ri, 3, 0, rt, nd, err, cap))
+        return -1;
+    in->nxs = 2 * nd + na + nb;
+    in->fn = wmma_mma;
+    return 0;
+}
+
+const pop_entry ptx_ops_wmma[] = {{"wmma", dec_wmma}, {NULL, NULL}};
