@@ -33,12 +33,12 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
             analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
-               sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c) \
+               sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c mma.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_sched.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
-                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_launch.c sass_stub.c sass_mods.c \
+                 sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_ops_matrix.c sass_launch.c sass_stub.c sass_mods.c \
                  sass_pipe.c sass_sched.c)
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c timechart.c report_string.c report_source.c)

@@ -13,10 +13,10 @@
  * groups and waits order nothing here (a kernel that reads its tile
  * before waiting has a race on the GPU, not here); the time model takes
  * the waits (ptx_sched.c). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/mma.h"
 #include "ptx.h"
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
@@ -140,167 +140,37 @@ HANDLER(movmatrix)
 
 /* ---- mma.sync ---- */
 
-/* Shapes and element types (sub: the shape, sub2: the kind). */
-enum { SH_16816, SH_1688, SH_16832, SH_884, SH_1684, SH_COUNT };
-enum { MK_F16, MK_BF16, MK_TF32, MK_S8, MK_U8, MK_F64 };
-static const unsigned shape_mnk[SH_COUNT][3] = {{16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {8, 8, 4}, {16, 8, 4}};
-
-/* A's, B's element E (in fragment order) of lane T: its row and column in
- * A (M x K) or B (K x N), per the PTX ISA's fragment layouts.  Elements of
- * 16 bits sit two to a register, 8 bits four, tf32 and f64 one. */
-static void frag_a(unsigned sh, unsigned kind, unsigned t, unsigned e, unsigned *row, unsigned *col)
-{
-    unsigned g = t >> 2, q = t & 3;
-    switch (sh) {
-    case SH_16816:
-        if (kind == MK_S8 || kind == MK_U8) {      /* m16n8k16 integer: 2 regs of 4 */
-            *row = g + 8 * (e >= 4), *col = q * 4 + (e & 3);
-        } else {                                    /* 4 regs of 2 */
-            *row = g + 8 * ((e >> 1) & 1), *col = q * 2 + (e & 1) + 8 * (e >= 4);
-        }
-        return;
-    case SH_1688:
-        if (kind == MK_TF32) *row = g + 8 * (e & 1), *col = q + 4 * (e >= 2);
-        else *row = g + 8 * (e >= 2), *col = q * 2 + (e & 1);
-        return;
-    case SH_16832:                                  /* 4 regs of 4 */
-        *row = g + 8 * ((e >> 2) & 1), *col = q * 4 + (e & 3) + 16 * (e >= 8);
-        return;
-    case SH_1684: *row = g + 8 * (e & 1), *col = q; return;
-    default: *row = g, *col = q; return;            /* m8n8k4 f64 */
-    }
-}
-
-static void frag_b(unsigned sh, unsigned kind, unsigned t, unsigned e, unsigned *row, unsigned *col)
-{
-    unsigned g = t >> 2, q = t & 3;
-    *col = g;
-    switch (sh) {
-    case SH_16816: *row = (kind == MK_S8 || kind == MK_U8) ? q * 4 + e : q * 2 + (e & 1) + 8 * (e >= 2); return;
-    case SH_1688: *row = kind == MK_TF32 ? q + 4 * e : q * 2 + e; return;
-    case SH_16832: *row = q * 4 + (e & 3) + 16 * (e >= 4); return;
-    default: *row = q; return;                      /* m16n8k4 tf32, m8n8k4 f64 */
-    }
-}
-
-/* C's and D's element E of lane T. */
-static void frag_c(unsigned sh, unsigned t, unsigned e, unsigned *row, unsigned *col)
-{
-    unsigned g = t >> 2, q = t & 3;
-    if (sh == SH_884) *row = g, *col = q * 2 + e;
-    else *row = g + 8 * (e >= 2), *col = q * 2 + (e & 1);
-}
-
-/* Bits a register holds per element of KIND. */
-static unsigned kind_bits(unsigned kind)
-{
-    switch (kind) {
-    case MK_F16: case MK_BF16: return 16;
-    case MK_S8: case MK_U8: return 8;
-    case MK_F64: return 64;
-    default: return 32;
-    }
-}
-
-static double elem_value(unsigned kind, uint64_t bits)
-{
-    switch (kind) {
-    case MK_F16: return ptx_half_to_float((uint16_t)bits);
-    case MK_BF16: return ptx_bf16_to_float((uint16_t)bits);
-    case MK_TF32: {                                  /* the tensor cores read a tf32's 19 bits */
-        uint32_t u = (uint32_t)bits & 0xffffe000u;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    case MK_S8: return (int8_t)bits;
-    case MK_U8: return (uint8_t)bits;
-    default: {
-        double d;
-        memcpy(&d, &bits, 8);
-        return d;
-    }
-    }
-}
-
-/* The accumulator type (in->type): PT_F32, PT_F16X2 (f16 pairs), PT_S32, PT_F64. */
+/* d, a, b, c (xslots, in order): the registers' bits as mma.h's 32-bit
+ * words (an f64 register is two); sub: the shape, sub2: the kind, imm: the
+ * accumulator (mma.h's enums). */
 HANDLER(mma)
 {
     if (whole_warp(x, w, in, m) != 0) return -1;
-    unsigned sh = in->sub, kind = in->sub2, M = shape_mnk[sh][0], N = shape_mnk[sh][1], K = shape_mnk[sh][2];
-    unsigned bits = kind_bits(kind), per = bits >= 32 ? 1 : 32 / bits;
-    unsigned na = M * K / 32, nb = K * N / 32, nc = M * N / 32;   /* elements a lane holds */
-    ptype acc = (ptype)in->type;
-    unsigned cper = acc == PT_F16X2 ? 2 : 1, nda = (na + per - 1) / per, ndb = (nb + per - 1) / per, ndc = nc / cper;
-    const uint32_t *xs = xslots(w, in);      /* d[ndc], a[nda], b[ndb], c[ndc] */
-    double A[16][32], B[32][8], C[16][8];
-    for (unsigned t = 0; t < 32; t++) {
-        for (unsigned e = 0; e < na; e++) {
-            uint64_t reg = SLOT(w, xs[ndc + e / per])[t];
-            unsigned r, c;
-            frag_a(sh, kind, t, e, &r, &c);
-            A[r][c] = elem_value(kind, bits == 64 ? reg : reg >> (bits * (e % per)));
-        }
-        for (unsigned e = 0; e < nb; e++) {
-            uint64_t reg = SLOT(w, xs[ndc + nda + e / per])[t];
-            unsigned r, c;
-            frag_b(sh, kind, t, e, &r, &c);
-            B[r][c] = elem_value(kind, bits == 64 ? reg : reg >> (bits * (e % per)));
-        }
-        for (unsigned e = 0; e < nc; e++) {
-            uint64_t reg = SLOT(w, xs[ndc + nda + ndb + e / cper])[t];
-            unsigned r, c;
-            frag_c(sh, t, e, &r, &c);
-            if (acc == PT_F16X2) C[r][c] = ptx_half_to_float((uint16_t)(reg >> (16 * (e % 2))));
-            else if (acc == PT_S32) C[r][c] = (int32_t)reg;
-            else if (acc == PT_F64) C[r][c] = elem_value(MK_F64, reg);
-            else {
-                float f;
-                uint32_t u = (uint32_t)reg;
-                memcpy(&f, &u, 4);
-                C[r][c] = f;
+    mma_shape sh = (mma_shape)in->sub;
+    mma_kind kind = (mma_kind)in->sub2;
+    mma_acc acc = (mma_acc)in->imm;
+    unsigned na, nb, nc;
+    (void)mma_words(sh, kind, acc, &na, &nb, &nc);     /* checked when decoded */
+    int wide_in = kind == MMA_F64, wide_acc = acc == MMA_ACC_F64;
+    unsigned sa = wide_in ? na / 2 : na, sb = wide_in ? nb / 2 : nb, sc = wide_acc ? nc / 2 : nc;
+    const uint32_t *xs = xslots(w, in);      /* d[sc], a[sa], b[sb], c[sc] */
+    uint32_t A[8][32], B[8][32], C[8][32], D[8][32];
+    struct { uint32_t (*dst)[32]; unsigned first, n; int wide; } ops[3] = {
+        {A, sc, sa, wide_in}, {B, sc + sa, sb, wide_in}, {C, sc + sa + sb, sc, wide_acc}};
+    for (int o = 0; o < 3; o++)
+        for (unsigned k = 0; k < ops[o].n; k++) {
+            const uint64_t *S = SLOT(w, xs[ops[o].first + k]);
+            for (int t = 0; t < 32; t++) {
+                if (ops[o].wide) ops[o].dst[2 * k][t] = (uint32_t)S[t], ops[o].dst[2 * k + 1][t] = (uint32_t)(S[t] >> 32);
+                else ops[o].dst[k][t] = (uint32_t)S[t];
             }
         }
-    }
-    /* D = A B + C: products exact in double; integer sums wrap at 32 bits */
-    double D[16][8];
-    int32_t Di[16][8];
-    for (unsigned r = 0; r < M; r++)
-        for (unsigned c = 0; c < N; c++) {
-            if (acc == PT_S32) {
-                int64_t s = (int32_t)C[r][c];
-                for (unsigned k = 0; k < K; k++) s += (int64_t)A[r][k] * (int64_t)B[k][c];
-                Di[r][c] = (int32_t)(uint32_t)(uint64_t)s;
-                if (in->flags & PF_SAT) Di[r][c] = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
-                continue;
-            }
-            double s = C[r][c];
-            for (unsigned k = 0; k < K; k++) s += A[r][k] * B[k][c];
-            D[r][c] = s;
-        }
-    uint64_t out[8][32];
-    memset(out, 0, sizeof out);
-    for (unsigned t = 0; t < 32; t++)
-        for (unsigned e = 0; e < nc; e++) {
-            unsigned r, c;
-            frag_c(sh, t, e, &r, &c);
-            uint64_t v;
-            if (acc == PT_F16X2) v = (uint64_t)ptx_float_to_half((float)D[r][c]) << (16 * (e % 2));
-            else if (acc == PT_S32) v = (uint32_t)Di[r][c];
-            else if (acc == PT_F64) memcpy(&v, &D[r][c], 8);
-            else {
-                float f = (float)D[r][c];
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                v = u;
-            }
-            out[e / cper][t] |= v;
-        }
-    for (unsigned k = 0; k < ndc; k++) {
+    mma_run(sh, kind, acc, (in->flags & PF_SAT) != 0, A, B, C, D);
+    for (unsigned k = 0; k < sc; k++) {
         uint64_t *Dst = SLOT(w, xs[k]);
-        for (unsigned t = 0; t < 32; t++) Dst[t] = out[k][t];
+        for (int t = 0; t < 32; t++) Dst[t] = wide_acc ? ((uint64_t)D[2 * k + 1][t] << 32 | D[2 * k][t]) : D[k][t];
     }
-    x->exec.inst_mma[kind == MK_S8 || kind == MK_U8 ? 1 : kind == MK_F64 ? 2 : 0]++;
+    x->exec.inst_mma[kind == MMA_S8 || kind == MMA_U8 ? 1 : kind == MMA_F64 ? 2 : 0]++;
     return 0;
 }
 
@@ -443,13 +313,14 @@ DECODE(dec_movmatrix)
 /* mma.sync.aligned.SHAPE.row.col{.satfinite}.DTYPE.ATYPE.BTYPE.CTYPE d, a, b, c */
 DECODE(dec_mma)
 {
-    static const char *const shapes[SH_COUNT] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4", "m16n8k4"};
+    static const char *const shapes[MMA_SHAPES] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4", "m16n8k4"};
+    static const char *const kinds[] = {"f16", "bf16", "tf32", "s8", "u8", "f64"};
     in->kind = K_OP;
     if (ri->nops != 4) return ptx_dec_fail(p, ri, err, cap, "needs 4 operands (d, a, b, c)");
     int sh = -1;
-    for (int k = 0; k < SH_COUNT; k++)
+    for (int k = 0; k < MMA_SHAPES; k++)
         if (ptx_has_mod(ri, shapes[k])) sh = k;
-    /* the types: d, a, b, c in order (f16 d/c is "f16", meaning pairs) */
+    /* the types: d, a, b, c in order (an f16 d or c means pairs) */
     const char *tn[4] = {0};
     unsigned nt = 0;
     for (unsigned k = 0; k < ri->nmods && nt < 4; k++) {
@@ -460,38 +331,24 @@ DECODE(dec_mma)
     }
     if (sh < 0 || nt != 4 || !ptx_has_mod(ri, "row") || !ptx_has_mod(ri, "col") || strcmp(tn[1], tn[2]) != 0 ||
         strcmp(tn[0], tn[3]) != 0)
-        return 0;                      /* unsupported: an error if it runs */
-    int kind = !strcmp(tn[1], "f16") ? MK_F16 : !strcmp(tn[1], "bf16") ? MK_BF16 : !strcmp(tn[1], "tf32") ? MK_TF32
-             : !strcmp(tn[1], "s8") ? MK_S8 : !strcmp(tn[1], "u8") ? MK_U8 : !strcmp(tn[1], "f64") ? MK_F64 : -1;
-    ptype acc = !strcmp(tn[0], "f32") ? PT_F32 : !strcmp(tn[0], "f16") ? PT_F16X2 : !strcmp(tn[0], "s32") ? PT_S32
-              : !strcmp(tn[0], "f64") ? PT_F64 : PT_NONE;
-    /* the combinations the PTX ISA has for mma.sync */
-    int ok = 0;
-    switch (sh) {
-    case SH_16816: ok = ((kind == MK_F16 && (acc == PT_F32 || acc == PT_F16X2)) || (kind == MK_BF16 && acc == PT_F32) ||
-                         ((kind == MK_S8 || kind == MK_U8) && acc == PT_S32)); break;
-    case SH_1688: ok = ((kind == MK_F16 && (acc == PT_F32 || acc == PT_F16X2)) || ((kind == MK_BF16 || kind == MK_TF32) && acc == PT_F32)); break;
-    case SH_16832: ok = (kind == MK_S8 || kind == MK_U8) && acc == PT_S32; break;
-    case SH_884: ok = kind == MK_F64 && acc == PT_F64; break;
-    case SH_1684: ok = kind == MK_TF32 && acc == PT_F32; break;
-    default: break;
-    }
-    if (kind == MK_S8 || kind == MK_U8)
-        for (unsigned k = 0; k < ri->nmods; k++)
-            if ((!strcmp(ri->mods[k], "s8") || !strcmp(ri->mods[k], "u8")) && strcmp(ri->mods[k], tn[1]) != 0) ok = 0;   /* mixed s8/u8 */
-    if (!ok) return 0;
+        return 0;                      /* unsupported (mixed s8/u8 too): an error if it runs */
+    int kind = -1;
+    for (int k = 0; k < 6; k++)
+        if (!strcmp(tn[1], kinds[k])) kind = k;
+    int acc = !strcmp(tn[0], "f32") ? MMA_ACC_F32 : !strcmp(tn[0], "f16") ? MMA_ACC_F16 : !strcmp(tn[0], "s32") ? MMA_ACC_S32
+            : !strcmp(tn[0], "f64") ? MMA_ACC_F64 : -1;
+    unsigned na, nb, nc;
+    if (kind < 0 || acc < 0 || mma_words((mma_shape)sh, (mma_kind)kind, (mma_acc)acc, &na, &nb, &nc) != 0) return 0;
     in->sub = (uint8_t)sh;
     in->sub2 = (uint8_t)kind;
-    in->type = (uint8_t)acc;
+    in->imm = (uint64_t)acc;
     if (ptx_has_mod(ri, "satfinite")) in->flags |= PF_SAT;
-    unsigned M = shape_mnk[sh][0], N = shape_mnk[sh][1], K = shape_mnk[sh][2], bits = kind_bits((unsigned)kind);
-    unsigned per = bits >= 32 ? 1 : 32 / bits, cper = acc == PT_F16X2 ? 2 : 1;
-    unsigned want[4] = {M * N / 32 / cper, (M * K / 32 + per - 1) / per, (K * N / 32 + per - 1) / per, M * N / 32 / cper};
+    int wide_in = kind == MMA_F64, wide_acc = acc == MMA_ACC_F64;
+    unsigned want[4] = {wide_acc ? nc / 2 : nc, wide_in ? na / 2 : na, wide_in ? nb / 2 : nb, wide_acc ? nc / 2 : nc};
     in->xs = f->nxslots;
-    ptype rt = acc == PT_F64 ? PT_F64 : PT_B32;
     for (unsigned k = 0; k < 4; k++) {
         unsigned got;
-        ptype t = k == 1 || k == 2 ? (kind == MK_F64 ? PT_F64 : PT_B32) : rt;
+        ptype t = (k == 1 || k == 2) ? (wide_in ? PT_F64 : PT_B32) : (wide_acc ? PT_F64 : PT_B32);
         if (ptx_dec_xslots(p, f, ri, k, k == 0, t, &got, err, cap)) return -1;
         if (got != want[k])
             return ptx_dec_fail(p, ri, err, cap, "operand %u has %u registers; %s.%s needs %u", k + 1, got, shapes[sh], tn[1], want[k]);

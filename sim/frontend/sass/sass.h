@@ -162,11 +162,13 @@ typedef struct sinst {
     /* the time model's view (sass_sched.c): its pipe, its latency class, the
      * scoreboard slots it reads and writes */
     uint8_t pipe, pipe_known;
+    uint8_t async;             /* SASS_ASYNC_*: an LDGSTS, LDGDEPBAR or DEPBAR.LE (sass_sched.c's groups) */
     int8_t lat;
     uint8_t sb_nsrc, sb_ndst;
     uint16_t sb_src[SASS_SB_SRCS], sb_dst[SASS_SB_DSTS];
 } sinst;
 
+enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT };
 #define SF_SIGNED 1
 #define SF_X 2                 /* .X: carry in */
 #define SF_HI 4
@@ -246,6 +248,10 @@ typedef struct swarp {
     uint64_t sb_t;             /* the earliest the next instruction may issue */
     uint64_t sb_issued;        /* instructions issued since the last barrier */
     uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
+    /* LDGSTS groups: when the open group's copies arrive, and the committed
+     * groups' (LDGDEPBAR), newest last; DEPBAR.LE SB0, N waits for all but N */
+    uint64_t sb_async_open, sb_async[8];
+    unsigned sb_async_n;
 } swarp;
 
 typedef struct sctx {
@@ -260,6 +266,7 @@ typedef struct sctx {
     uint64_t smem_bytes;       /* the reserved bytes, the variables and the dynamic ones */
     uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
     coalsim_exec exec;
+    const coalsim_arch *arch;  /* the analysis's, for requests modelled here (cp.async) */
     uint64_t *icount;          /* per instruction: warp issues, then lanes (2 a slot) */
     /* the critical path (sass_sched.c): kept only with a profile */
     int sb_on;
@@ -354,7 +361,12 @@ typedef struct sop_entry {
     int (*decode)(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap);
 } sop_entry;
 
-extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[];
+extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[], sass_ops_matrix[];
+/* Lane L's SIZE bytes at the address operand O in shared memory (SHARED)
+ * or global memory: *P the bytes, *REPORT the address a request reports.
+ * 0, or -1 with the GPU's error (misaligned, outside) in X.  (sass_ops_mem.c) */
+int sass_locate(struct sctx *x, struct swarp *w, const struct sinst *in, int shared, const sopnd *o, unsigned size, int l,
+                unsigned char **p, uint64_t *report);
 
 int sass_has_mod(const sraw *ri, const char *mod);
 /* Every modifier of RI known for its BASE opcode (sass_mods.c)?  0, or -1

@@ -29,7 +29,7 @@ int sass_has_mod(const sraw *ri, const char *mod)
 
 static const sop_entry *find_op(const char *base)
 {
-    const sop_entry *tabs[] = {sass_ops_int, sass_ops_float, sass_ops_mem, sass_ops_misc};
+    const sop_entry *tabs[] = {sass_ops_int, sass_ops_float, sass_ops_mem, sass_ops_misc, sass_ops_matrix};
     for (size_t t = 0; t < sizeof tabs / sizeof tabs[0]; t++)
         for (const sop_entry *e = tabs[t]; e->name; e++)
             if (!strcmp(e->name, base)) return e;

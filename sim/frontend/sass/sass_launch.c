@@ -187,6 +187,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         x->smem = calloc(1, smem + 16);
         x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
+        x->arch = &cfg->arch;
         sass_sched_setup(x, cfg->hier ? cfg->profile : NULL);
         x->interleave = cfg->hier != NULL || cfg->each != NULL;
         if (!x->smem || !x->icount) {

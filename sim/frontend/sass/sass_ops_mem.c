@@ -39,6 +39,8 @@ typedef struct {
     int space;
 } place;
 
+static uint64_t lane_addr(const swarp *w, const sopnd *o, int sp, int l);
+
 static int resolve(sctx *x, swarp *w, const sinst *in, int sp, uint64_t a, unsigned size, int l, place *pl)
 {
     if (a % size)
@@ -122,6 +124,16 @@ static int resolve(sctx *x, swarp *w, const sinst *in, int sp, uint64_t a, unsig
     }
     default: return sass_fail(x, in, "unknown memory space");
     }
+}
+
+int sass_locate(sctx *x, swarp *w, const sinst *in, int shared, const sopnd *o, unsigned size, int l, unsigned char **p,
+                uint64_t *report)
+{
+    int sp = shared ? SP_SHARED : SP_GLOBAL;
+    place pl = {0};
+    if (resolve(x, w, in, sp, lane_addr(w, o, sp, l), size, l, &pl) != 0) return -1;
+    *p = pl.p, *report = pl.report;
+    return 0;
 }
 
 /* Lane L's address. */

@@ -96,8 +96,10 @@ static const pipe_entry table[] = {
     {"EXIT", CBU, NONE}, {"BAR", CBU, NONE}, {"BSSY", CBU, NONE}, {"BSYNC", CBU, NONE},
     {"WARPSYNC", CBU, NONE}, {"ENDCOLLECTIVE", CBU, NONE}, {"YIELD", CBU, NONE}, {"NANOSLEEP", CBU, NONE},
     {"DEPBAR", CBU, NONE}, {"NOP", CBU, NONE}, {"BPT", CBU, NONE}, {"KILL", CBU, NONE},
-    /* matrix instructions (the interpreter runs none of them yet) */
-    {"HMMA", TENSOR, COALSIM_LAT_HALF}, {"HGMMA", TENSOR, COALSIM_LAT_HALF}, {"IMMA", TENSOR, COALSIM_LAT_IMAD},
+    /* matrix instructions (sass_ops_matrix.c; latencies from gpu/probes/matrix.cu --rates) and asynchronous
+     * copies: an LDGSTS's copy arrives with its group (sass_sched.c), LDGDEPBAR closes the group */
+    {"HMMA", TENSOR, COALSIM_LAT_MMA}, {"HGMMA", TENSOR, COALSIM_LAT_MMA}, {"IMMA", TENSOR, COALSIM_LAT_MMA},
+    {"DMMA", TENSOR, COALSIM_LAT_MMA}, {"STSM", LSU, NONE}, {"LDGSTS", LSU, NONE}, {"LDGDEPBAR", CBU, NONE},
     /* the uniform datapath: one value for the warp, its own pipe */
     {"UIADD3", UNI, COALSIM_LAT_ALU}, {"UIMAD", UNI, COALSIM_LAT_ALU}, {"ULEA", UNI, COALSIM_LAT_ALU},
     {"USHF", UNI, COALSIM_LAT_ALU}, {"ULOP3", UNI, COALSIM_LAT_ALU}, {"UPLOP3", UNI, COALSIM_LAT_ALU},

@@ -24,6 +24,7 @@
  * nothing. */
 #include <string.h>
 
+#include "frontend/mma.h"
 #include "sass.h"
 
 #define LOADS_BITS 24
@@ -94,6 +95,8 @@ void sass_sched_decode(const sraw *ri, sinst *in)
     in->pipe = (uint8_t)pipe;
     in->lat = (int8_t)lat;
     in->sb_nsrc = in->sb_ndst = 0;
+    in->async = !strncmp(ri->op, "LDGSTS", 6) ? SASS_ASYNC_COPY : !strncmp(ri->op, "LDGDEPBAR", 9) ? SASS_ASYNC_COMMIT
+              : !strncmp(ri->op, "DEPBAR", 6) ? SASS_ASYNC_WAIT : SASS_ASYNC_NONE;
     if (in->guard >= 0 && in->guard % 8 != SASS_PT)
         add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, in->guard < 8 ? SASS_SB_P + in->guard : SASS_SB_UP + in->guard - 8);
     /* what writes: operations, loads and atomics (not stores, reductions,
@@ -118,7 +121,26 @@ void sass_sched_decode(const sraw *ri, sinst *in)
     /* register runs: a memory instruction's data (width bytes a lane), an
      * FP64 operation's operands, IMAD.WIDE's result and addend, a .64 or
      * .128 result, CS2R's pair */
-    int mem = in->kind == SK_MEM, fp64 = ri->op[0] == 'D' && strncmp(ri->op, "DEPBAR", 6) != 0;
+    if (in->fn && (!strncmp(ri->op, "HMMA", 4) || !strncmp(ri->op, "IMMA", 4) || !strncmp(ri->op, "DMMA", 4))) {
+        /* d, a, b, c: runs of registers (mma.h's words) */
+        unsigned na, nb, nc;
+        if (mma_words((mma_shape)in->sub, (mma_kind)in->sub2, (mma_acc)in->sub3, &na, &nb, &nc) == 0) {
+            unsigned span[4] = {nc, na, nb, nc};
+            for (unsigned k = 0; k < 4 && k < in->nops; k++) slots(in, &in->o[k], span[k], k == 0);
+            return;
+        }
+    }
+    if (in->fn && (!strncmp(ri->op, "LDSM", 4) || !strncmp(ri->op, "STSM", 4))) {
+        int st = ri->op[0] == 'S';
+        slots(in, &in->o[st ? 1 : 0], in->sub, !st);
+        slots(in, &in->o[st ? 0 : 1], 1, 0);
+        return;
+    }
+    if (!strncmp(ri->op, "LDGSTS", 6)) {
+        for (unsigned k = 0; k < in->nops; k++) slots(in, &in->o[k], 1, 0);
+        return;
+    }
+    int mem = in->kind == SK_MEM, fp64 = ri->op[0] == 'D' && strncmp(ri->op, "DEPBAR", 6) != 0 && strncmp(ri->op, "DMMA", 4) != 0;
     unsigned data = mem && in->width > 4 ? in->width / 4u : 1;
     unsigned res = has(ri->op, "128") ? 4 : has(ri->op, "64") || fp64 ? 2 : 1;
     if (!strncmp(ri->op, "IMAD.WIDE", 9) || (!strncmp(ri->op, "CS2R", 4) && !has(ri->op, "32"))) res = 2;
@@ -152,8 +174,37 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         memset(w->sb_ready, 0, sizeof w->sb_ready);
         w->sb_t = w->sb_issued = 0;
         memset(w->sb_pipe, 0, sizeof w->sb_pipe);
+        w->sb_async_open = 0, w->sb_async_n = 0;
     }
     x->sb_bar = 0;
+}
+
+/* LDGSTS, LDGDEPBAR, DEPBAR.LE SB0, N at issue time *T: as ptx_sched_async
+ * (the copy arrives a load's latency later; a wait waits for all but the N
+ * newest committed groups). */
+static void async_groups(sctx *x, swarp *w, const sinst *in, uint64_t *t)
+{
+    switch (in->async) {
+    case SASS_ASYNC_COPY:
+        if (*t + x->sb_load_lat > w->sb_async_open) w->sb_async_open = *t + x->sb_load_lat;
+        break;
+    case SASS_ASYNC_COMMIT:
+        if (w->sb_async_n == 8) {      /* the oldest two folded into one */
+            if (w->sb_async[1] < w->sb_async[0]) w->sb_async[1] = w->sb_async[0];
+            memmove(w->sb_async, w->sb_async + 1, 7 * sizeof w->sb_async[0]);
+            w->sb_async_n--;
+        }
+        w->sb_async[w->sb_async_n++] = w->sb_async_open;
+        w->sb_async_open = 0;
+        break;
+    case SASS_ASYNC_WAIT: {
+        uint64_t n = in->nops && in->o[in->nops - 1].kind == SO_IMM ? in->o[in->nops - 1].imm : 0;
+        for (unsigned k = 0; k + n < w->sb_async_n; k++)
+            if (w->sb_async[k] > *t) *t = w->sb_async[k];
+        break;
+    }
+    default: break;
+    }
 }
 
 void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
@@ -161,6 +212,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
     uint64_t t = w->sb_t;
     for (unsigned k = 0; k < in->sb_nsrc; k++)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
+    if (in->async) async_groups(x, w, in, &t);
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
