@@ -168,15 +168,28 @@ void coalsim_ldgsts(const coalsim_arch *a, const coalsim_request *src, const uin
 
 /* A ROWS x COLS tile of ELEM-byte elements, rows padded by PAD elements, or
  * (SWIZZLE > 0, COLS a power of two) with column c of row r stored at
- * c ^ (r * SWIZZLE % COLS).  THREADS threads (0 = one per element) walk it
- * in order, thread idx touching element (idx / COLS, idx % COLS), or with
- * BY_COLUMN (idx % ROWS, idx / ROWS): the seed's column-major read. */
+ * c ^ (r * SWIZZLE % COLS), or (CUTE_B > 0) laid out unpadded and then
+ * permuted by CuTe's Swizzle<CUTE_B, CUTE_M, CUTE_S> on element offsets:
+ * o ^ ((o >> CUTE_S) & ((2^CUTE_B - 1) << CUTE_M)) (bits S+M.. XORed into
+ * bits M..: Swizzle<3,3,3> permutes the 16-byte chunks of 64-half rows by
+ * the row's low 3 bits).  THREADS threads (0 = one per element) walk it in
+ * order, thread idx touching element (idx / COLS, idx % COLS), or with
+ * BY_COLUMN (idx % ROWS, idx / ROWS): the seed's column-major read.  With
+ * LDMATRIX (16-bit elements, ROWS and COLS multiples of 16) the op is
+ * ignored: every warp reads one 16x16 block with ldmatrix.x4 (lane l the
+ * row l % 8 + 8 (l / 8 % 2) of the block, columns 8 (l / 16)..: an mma A
+ * operand, or B stored n-major), blocks in row order; with LDMATRIX_STORE
+ * every thread writes one 16-byte chunk in row order instead (a cp.async or
+ * STS.128 filling the tile). */
 typedef struct coalsim_tile {
     unsigned rows, cols, elem, pad, swizzle;
     int by_column;
     coalsim_op op;
     uint64_t threads;
+    unsigned cute_b, cute_m, cute_s;
+    int walk;                       /* COALSIM_WALK_THREADS (0), _LDMATRIX, _CHUNKS */
 } coalsim_tile;
+enum { COALSIM_WALK_THREADS = 0, COALSIM_WALK_LDMATRIX, COALSIM_WALK_CHUNKS };
 
 typedef struct coalsim_tile_result {
     uint64_t requests, wavefronts, ideal_wavefronts;
@@ -185,7 +198,9 @@ typedef struct coalsim_tile_result {
 } coalsim_tile_result;
 
 /* Model every warp's access to the tile.  0, or -1 if the tile is not
- * well-formed (zero size, bad element size, swizzle of a non-power-of-two). */
+ * well-formed (zero size, bad element size, swizzle of a non-power-of-two,
+ * an ldmatrix walk of a tile that is not of 16-bit elements in 16x16
+ * blocks, rows not 16-byte aligned, a CuTe swizzle that leaves the tile). */
 int coalsim_tile_cost(const coalsim_arch *a, const coalsim_tile *t, coalsim_tile_result *out);
 
 /* One sentence naming the cause of RES for a learner ("misaligned by 4 bytes:

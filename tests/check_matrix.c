@@ -159,6 +159,78 @@ START_TEST(test_matrix_cp_async_ca_of_one_word_to_32_places_takes_32_passes)
 }
 END_TEST
 
+START_TEST(test_matrix_tile_of_64_halves_needs_swizzle_3_3_3_or_8_halves_of_padding)
+{
+    coalsim_arch a = arch_of("hopper");
+    coalsim_tile t = {.rows = 64, .cols = 64, .elem = 2, .walk = COALSIM_WALK_LDMATRIX};
+    coalsim_tile_result r;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.requests, 16);
+    ck_assert_uint_eq(r.wavefronts, 16 * 32);   /* 8-way: every 16x16 block's rows on banks 0-3 */
+    t.pad = 8;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.wavefronts, r.ideal_wavefronts);
+    ck_assert_uint_eq(r.bytes, 64 * 72 * 2);
+    t.pad = 0, t.cute_b = 3, t.cute_m = 3, t.cute_s = 3;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.wavefronts, r.ideal_wavefronts);
+    ck_assert_uint_eq(r.bytes, 64 * 64 * 2);
+    t.cute_b = 2;                                  /* two bits of the row are not enough for 8 rows */
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.max_ways, 2);
+}
+END_TEST
+
+START_TEST(test_matrix_padding_a_32_half_tile_conflicts_its_16_byte_fill)
+{
+    /* 80-byte rows: ldmatrix is conflict-free, but a quarter warp's 8 chunks
+     * land on rows 0 and 1 at bytes 0-63 and 80-143: 2-way */
+    coalsim_arch a = arch_of("hopper");
+    coalsim_tile t = {.rows = 128, .cols = 32, .elem = 2, .pad = 8, .walk = COALSIM_WALK_LDMATRIX};
+    coalsim_tile_result r;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.wavefronts, r.ideal_wavefronts);
+    t.walk = COALSIM_WALK_CHUNKS;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.max_ways, 2);
+    t.pad = 0, t.cute_b = 2, t.cute_m = 3, t.cute_s = 3;     /* Swizzle<2,3,3>: both free */
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.wavefronts, r.ideal_wavefronts);
+    t.walk = COALSIM_WALK_LDMATRIX;
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), 0);
+    ck_assert_uint_eq(r.wavefronts, r.ideal_wavefronts);
+}
+END_TEST
+
+START_TEST(test_matrix_explain_names_a_fix_it_checked_for_a_conflicting_ldmatrix)
+{
+    coalsim_arch a = arch_of("hopper");
+    uint64_t rows[32];
+    for (unsigned l = 0; l < 32; l++) rows[l] = (l % 8 + 8 * (l / 16)) * 128 + (l / 8 % 2) * 16;
+    coalsim_request q = matrix_req(COALSIM_LDSM, 4, rows);
+    coalsim_result r;
+    coalsim_model(&a, &q, &r);
+    char buf[512];
+    coalsim_explain(&a, &q, &r, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "8-way") && strstr(buf, "a pitch of 144") && strstr(buf, "4 wavefronts, not 32"), "%s", buf);
+}
+END_TEST
+
+START_TEST(test_matrix_tile_rejects_ldmatrix_walks_it_cannot_make)
+{
+    coalsim_arch a = arch_of("hopper");
+    coalsim_tile_result r;
+    coalsim_tile t = {.rows = 64, .cols = 64, .elem = 4, .walk = COALSIM_WALK_LDMATRIX};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);   /* not 16-bit */
+    t = (coalsim_tile){.rows = 60, .cols = 64, .elem = 2, .walk = COALSIM_WALK_LDMATRIX};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);   /* not 16x16 blocks */
+    t = (coalsim_tile){.rows = 64, .cols = 64, .elem = 2, .pad = 3, .walk = COALSIM_WALK_LDMATRIX};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);   /* rows not 16-byte aligned */
+    t = (coalsim_tile){.rows = 64, .cols = 64, .elem = 2, .cute_b = 3, .cute_m = 2, .cute_s = 3, .walk = COALSIM_WALK_LDMATRIX};
+    ck_assert_int_eq(coalsim_tile_cost(&a, &t, &r), -1);   /* would split 16-byte rows */
+}
+END_TEST
+
 Suite *make_matrix_suite(void)
 {
     Suite *s = suite_create("matrix");
@@ -170,6 +242,10 @@ Suite *make_matrix_suite(void)
     tcase_add_test(c, test_matrix_ldmatrix_rows_that_repeat_do_not_pair_as_lds_loads_do);
     tcase_add_test(c, test_matrix_cp_async_cg_to_a_padded_tile_moves_more_sectors_than_it_reads);
     tcase_add_test(c, test_matrix_cp_async_ca_of_one_word_to_32_places_takes_32_passes);
+    tcase_add_test(c, test_matrix_tile_of_64_halves_needs_swizzle_3_3_3_or_8_halves_of_padding);
+    tcase_add_test(c, test_matrix_padding_a_32_half_tile_conflicts_its_16_byte_fill);
+    tcase_add_test(c, test_matrix_explain_names_a_fix_it_checked_for_a_conflicting_ldmatrix);
+    tcase_add_test(c, test_matrix_tile_rejects_ldmatrix_walks_it_cannot_make);
     suite_add_tcase(s, c);
     return s;
 }

@@ -258,8 +258,38 @@ bidx = ty * 16 + tx; irow = bidx / 16; icol = bidx % 16; out[transposed_offset] 
         t.close()
 
 
+def ldmatrix(out):
+    """Beyond the seeds: an HGEMM's 64x64 half tile of A, filled 16 bytes a
+    thread (STS.128 or cp.async) and read by ldmatrix.x4 as mma operands, in
+    three layouts: 128-byte rows, rows padded by 8 halves, and CuTe's
+    Swizzle<3,3,3> (the 16-byte chunk index XORed with the row's low 3 bits).
+    4 warps; warp w reads the 16x16 blocks of rows 16w..16w+15."""
+    layouts = [("plain", lambda r, c: 2 * (r * 64 + c)),
+               ("pad8", lambda r, c: 2 * (r * 72 + c)),
+               ("swz333", lambda r, c: 2 * (r * 64 + ((c // 8) ^ (r % 8)) * 8 + c % 8))]
+    t = Trace(f"{out}/ldmatrix.trace", """an HGEMM's A tile: __shared__ half A[64][64] (plain), A[64][64 + 8] (pad8), and
+A[64][64] under CuTe's Swizzle<3,3,3> (swz333), block 128 threads, grid 1
+fill:  thread t stores halves 8 (t % 8).. of rows t / 8, t / 8 + 16, ... (16 bytes: STS.128)
+read:  warp w, for k in 0, 16, 32, 48: ldmatrix.x4 of the block at (16 w, k): lane l gives
+       row 16 w + l % 8 + 8 (l / 8 % 2), halves k + 8 (l / 16)..""")
+    for name, at in layouts:
+        for w in warps(128):
+            for rep in range(4):
+                for tid in w:
+                    r, c = tid // 8 + 16 * rep, 8 * (tid % 8)
+                    t.rec("st", "shared", 16, f"{name}.fill", 0, tid, at(r, c))
+        for w in warps(128):
+            wi = w[0] // 32
+            for k in range(0, 64, 16):
+                for tid in w:
+                    l = tid % 32
+                    t.rec("ldsm", "shared", 16, f"{name}.ldmatrix", 0, tid, at(16 * wi + l % 8 + 8 * (l // 8 % 2), k + 8 * (l // 16)))
+    t.close()
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    ldmatrix(out)
     add_family(out)
     strided_read(out)
     rowcol_sum(out)

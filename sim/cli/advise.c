@@ -12,6 +12,7 @@
 static const char usage[] =
     "usage: coalsim advise [--tile ROWSxCOLS] [--elem BYTES] [--by row|col] [--store] [--threads N]\n"
     "                      [--max-pad N] [--arch NAME,NAME...]\n"
+    "       coalsim advise --ldmatrix ROWSxCOLS [--arch NAME]\n"
     "       coalsim advise --seeds\n";
 
 static int ways_cell(char *buf, size_t cap, const coalsim_tile_result *r)
@@ -20,6 +21,65 @@ static int ways_cell(char *buf, size_t cap, const coalsim_tile_result *r)
     if (r->wavefronts == r->ideal_wavefronts) return snprintf(buf, cap, "free    %5.2f", per);
     return snprintf(buf, cap, "%2u-way  %5.2f", r->max_ways, per);
 }
+
+/* An mma operand tile of 16-bit elements: ldmatrix.x4 reads of its 16x16
+ * blocks and the 16-byte chunk writes that fill it, for row padding and
+ * CuTe swizzles; the cheapest layout that neither conflicts. */
+static int mma_sweep(unsigned rows, unsigned cols, const char *arch)
+{
+    coalsim_arch a;
+    if (coalsim_arch_preset(arch, &a) != 0) return -1;
+    printf("%u x %u tile of 16-bit elements (%u-byte rows) on %s: each warp reads a 16x16 block with\n"
+           "ldmatrix.x4 (an mma operand), and fills the tile 16 bytes a thread (cp.async or STS.128)\n"
+           "cells: worst conflict and wavefronts per request (ideal 4 for both)\n\n", rows, cols, cols * 2, arch);
+    printf("%-24s %11s  %-14s  %-14s\n", "layout", "extra bytes", "ldmatrix.x4", "16-byte fill");
+    int best = -1;
+    char best_name[64] = "";
+    uint64_t best_bytes = 0;
+    coalsim_tile layouts[16];
+    char names[16][64];
+    unsigned n = 0;
+    for (unsigned pad = 0; pad <= 16; pad += 8) {
+        layouts[n] = (coalsim_tile){.rows = rows, .cols = cols, .elem = 2, .pad = pad, .walk = COALSIM_WALK_LDMATRIX};
+        snprintf(names[n++], sizeof names[0], pad ? "pad %u halves" : "plain", pad);
+    }
+    if (!(cols & (cols - 1)))
+        for (unsigned b = 1; b <= 3; b++)
+            for (unsigned sh = 3; sh <= 5 && n < 16; sh++) {
+                layouts[n] = (coalsim_tile){.rows = rows, .cols = cols, .elem = 2, .cute_b = b, .cute_m = 3, .cute_s = sh,
+                                            .walk = COALSIM_WALK_LDMATRIX};
+                snprintf(names[n++], sizeof names[0], "Swizzle<%u,3,%u>", b, sh);
+            }
+    for (unsigned i = 0; i < n; i++) {
+        coalsim_tile rd = layouts[i], wr = layouts[i];
+        wr.walk = COALSIM_WALK_CHUNKS;
+        coalsim_tile_result r, w;
+        if (coalsim_tile_cost(&a, &rd, &r) != 0 || coalsim_tile_cost(&a, &wr, &w) != 0) continue;
+        char c1[32], c2[32];
+        ways_cell(c1, sizeof c1, &r);
+        ways_cell(c2, sizeof c2, &w);
+        uint64_t extra = r.bytes - (uint64_t)rows * cols * 2;
+        printf("%-24s %11llu  %-14s  %-14s\n", names[i], (unsigned long long)extra, c1, c2);
+        int free = r.wavefronts == r.ideal_wavefronts && w.wavefronts == w.ideal_wavefronts;
+        if (free && (best < 0 || extra < best_bytes)) best = (int)i, best_bytes = extra, snprintf(best_name, sizeof best_name, "%s", names[i]);
+    }
+    if (best < 0) {
+        printf("\nNo layout here is conflict-free for both.\n");
+        return 0;
+    }
+    const coalsim_tile *t = &layouts[best];
+    printf("\nUse: %s", best_name);
+    if (t->cute_b)
+        printf(" (element offset o -> o ^ ((o >> %u) & 0x%x): the 16-byte chunk index XORed with bits %u-%u\n"
+               "of the offset, no extra bytes; CUTLASS/CuTe: composition(Swizzle<%u,3,%u>{}, layout))\n",
+               t->cute_s, ((1u << t->cute_b) - 1) << 3, t->cute_s + 3, t->cute_s + 3 + t->cute_b - 1, t->cute_b, t->cute_s);
+    else if (t->pad)
+        printf(" (declare the tile [%u][%u + %u]: %llu bytes more)\n", rows, cols, t->pad, (unsigned long long)best_bytes);
+    else
+        printf(" (already conflict-free)\n");
+    return 0;
+}
+
 
 static int cost(const char *arch, coalsim_tile t, coalsim_tile_result *r)
 {
@@ -90,19 +150,19 @@ static int seeds(void)
 {
     static const seed_claim claims[] = {
         {"seed 004 5.2.1.1", "setColReadCol: int tile[32][32] read by columns", "32 transactions per request",
-         {32, 32, 4, 0, 0, 1, COALSIM_LD, 0}, {"fermi", "kepler", "hopper"}, 0, 0},
+         {.rows = 32, .cols = 32, .elem = 4, .pad = 0, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", "kepler", "hopper"}, 0, 0},
         {"seed 004 5.2.1.4", "setRowReadColIpad: int tile[32][32 + 1] read by columns", "conflict-free",
-         {32, 32, 4, 1, 0, 1, COALSIM_LD, 0}, {"fermi", "kepler", "hopper"}, 0, 0},
+         {.rows = 32, .cols = 32, .elem = 4, .pad = 1, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", "kepler", "hopper"}, 0, 0},
         {"seed 004 5.2.2.1", "int tile[16][32] read by columns, block (32, 16)", "16-way on Fermi, 8-way on Kepler",
-         {16, 32, 4, 0, 0, 1, COALSIM_LD, 0}, {"fermi", "kepler", "hopper"}, 0, 0},
+         {.rows = 16, .cols = 32, .elem = 4, .pad = 0, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", "kepler", "hopper"}, 0, 0},
         {"seed 004 5.2.2.4", "int tile[16][32 + 2] read by columns", "conflict-free (Kepler)",
-         {16, 32, 4, 2, 0, 1, COALSIM_LD, 0}, {"fermi", "kepler", "hopper"}, 0, 0},
+         {.rows = 16, .cols = 32, .elem = 4, .pad = 2, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", "kepler", "hopper"}, 0, 0},
         {"seed 004 5.4.2", "transposeSmem: float tile[16][16] read tile[icol][irow]", "8-way (Kepler)",
-         {16, 16, 4, 0, 0, 1, COALSIM_LD, 0}, {"fermi", "kepler", "hopper"}, 0, 0},
+         {.rows = 16, .cols = 16, .elem = 4, .pad = 0, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", "kepler", "hopper"}, 0, 0},
         {"seed 004 5.1.3.4", "4 banks, int a[5][4], 5 threads read a column", "5-way",
-         {5, 4, 4, 0, 0, 1, COALSIM_LD, 0}, {"fermi", NULL, NULL}, 4, 5},
+         {.rows = 5, .cols = 4, .elem = 4, .pad = 0, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", NULL, NULL}, 4, 5},
         {"seed 004 5.1.3.4", "4 banks, int a[5][5] (padded), 5 threads read a column", "no conflict",
-         {5, 4, 4, 1, 0, 1, COALSIM_LD, 0}, {"fermi", NULL, NULL}, 4, 5},
+         {.rows = 5, .cols = 4, .elem = 4, .pad = 1, .swizzle = 0, .by_column = 1, .op = COALSIM_LD}, {"fermi", NULL, NULL}, 4, 5},
     };
     printf("The seed documents' shared-memory statements, modelled (worst conflict per request):\n\n");
     for (size_t i = 0; i < sizeof claims / sizeof claims[0]; i++) {
@@ -133,7 +193,7 @@ static int seeds(void)
 
 int advise_main(int argc, char **argv)
 {
-    coalsim_tile t = {32, 32, 4, 0, 0, 1, COALSIM_LD, 0};
+    coalsim_tile t = {.rows = 32, .cols = 32, .elem = 4, .pad = 0, .swizzle = 0, .by_column = 1, .op = COALSIM_LD};
     const char *archs[MAXARCH] = {"fermi", "kepler", "hopper"};
     int narch = 3;
     unsigned max_pad = 4;
@@ -145,10 +205,26 @@ int advise_main(int argc, char **argv)
                    "architecture, the worst bank conflict and wavefronts per request of every layout, then the\n"
                    "cheapest conflict-free one.  --by col is the seed's column-major walk (thread idx reads\n"
                    "element (idx %% ROWS, idx / ROWS)).  Defaults: --tile 32x32 --elem 4 --by col --max-pad 4\n"
-                   "--arch fermi,kepler,hopper.  --seeds checks the seed documents' stated conflicts.\n", usage);
+                   "--arch fermi,kepler,hopper.  --seeds checks the seed documents' stated conflicts.\n"
+                   "--ldmatrix ROWSxCOLS sweeps an mma operand tile of 16-bit elements (ldmatrix.x4 reads of\n"
+                   "its 16x16 blocks, 16-byte fills) over padding and CuTe swizzles (Swizzle<B,M,S>).\n", usage);
             return 0;
         }
         if (!strcmp(o, "--seeds")) return seeds() ? 1 : 0;
+        if (!strcmp(o, "--ldmatrix")) {
+            unsigned r = 0, c = 0;
+            const char *arch = "hopper";
+            if (!v || sscanf(v, "%ux%u", &r, &c) != 2 || !r || !c || r % 16 || c % 16 || r > 4096 || c > 4096) {
+                fprintf(stderr, "coalsim: advise: --ldmatrix needs ROWSxCOLS, multiples of 16 (at most 4096)\n%s", usage);
+                return 2;
+            }
+            if (i + 3 < argc && !strcmp(argv[i + 2], "--arch")) arch = argv[i + 3];
+            if (mma_sweep(r, c, arch) != 0) {
+                fprintf(stderr, "coalsim: advise: unknown architecture '%s'\n%s", arch, usage);
+                return 2;
+            }
+            return 0;
+        }
         if (!strcmp(o, "--store")) {
             t.op = COALSIM_ST;
             continue;

@@ -134,6 +134,8 @@ static unsigned gcd(unsigned x, unsigned y)
     return x;
 }
 
+static int matrix_fix(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap);
+
 static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
 {
     unsigned first, n = res->active_threads;
@@ -161,6 +163,7 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
             say(buf, cap, "conflict-free: no bank is asked for two rows at once%s", phases);
         return;
     }
+    if ((r->op == COALSIM_LDSM || r->op == COALSIM_STSM) && matrix_fix(a, r, res, buf, cap)) return;
     unsigned word = a->bank_mode / 8, banks = a->banks;
     if (d && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) % word == 0 && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) > r->size) {
         unsigned w = (unsigned)((d < 0 ? 0 - (uint64_t)d : (uint64_t)d) / word);
@@ -178,6 +181,53 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     say(buf, cap, "%u-way conflict on bank %u: lanes %s different rows of the same bank; pad the rows or XOR-swizzle "
                   "the column index%s",
         res->max_ways, res->worst_bank, coalsim_op_reads(r->op) ? "read" : r->op == COALSIM_ST || r->op == COALSIM_STSM ? "write" : "update", phases);
+}
+
+/* An ldmatrix/stmatrix whose rows conflict: the row pitch from lanes 0 and
+ * 1, and the first of two fixes the model finds conflict-free when it runs
+ * the request again with the rows moved: a pitch 16 bytes longer, or the
+ * 16-byte chunk index XORed with the row's low bits (CuTe's Swizzle<B,3,S>
+ * on 16-bit elements, S the row's bits).  0 if neither fixes it (or the rows
+ * are not evenly pitched). */
+static int matrix_fix(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
+{
+    if ((r->active & 3) != 3 || r->addr[1] <= r->addr[0]) return 0;
+    uint64_t pitch = r->addr[1] - r->addr[0], base = r->addr[0];
+    if (pitch % 16 || pitch > 1u << 16) return 0;
+    const char *verb = r->op == COALSIM_LDSM ? "ldmatrix" : "stmatrix";
+    coalsim_request q = *r;
+    coalsim_result qr;
+    /* each row's place as (row, chunk) of a tile of that pitch from lane 0's row */
+    for (unsigned l = 0; l < 32; l++)
+        if (r->active >> l & 1) {
+            uint64_t off = r->addr[l] - base;
+            q.addr[l] = base + off / pitch * (pitch + 16) + off % pitch;
+        }
+    coalsim_smem(a, &q, &qr);
+    if (qr.wavefronts == qr.ideal_wavefronts && pitch < 1024) {
+        say(buf, cap, "%u-way conflict on bank %u: the %s rows are %llu bytes apart; pad each row by 16 bytes (8 "
+                      "halves: a pitch of %llu) and the same rows take %u wavefronts, not %u (or XOR-swizzle the "
+                      "16-byte chunks: coalsim advise --ldmatrix)",
+            res->max_ways, res->worst_bank, verb, (unsigned long long)pitch, (unsigned long long)pitch + 16,
+            qr.wavefronts, res->wavefronts);
+        return 1;
+    }
+    if (pitch & (pitch - 1) || pitch < 32) return 0;
+    unsigned chunks = (unsigned)(pitch / 16), bits = (unsigned)__builtin_ctz(chunks < 8 ? chunks : 8);
+    unsigned s = (unsigned)__builtin_ctzll(pitch / 2) - 3;        /* element offset bits above the chunk's */
+    for (unsigned l = 0; l < 32; l++)
+        if (r->active >> l & 1) {
+            uint64_t off = r->addr[l] - base, row = off / pitch, chunk = off % pitch / 16;
+            q.addr[l] = base + row * pitch + ((chunk ^ (row & ((1u << bits) - 1))) * 16) + off % 16;
+        }
+    coalsim_smem(a, &q, &qr);
+    if (qr.wavefronts != qr.ideal_wavefronts) return 0;
+    say(buf, cap, "%u-way conflict on bank %u: the %s rows are %llu bytes apart; XOR each row's 16-byte chunk index "
+                  "with its row's low %u bits (CuTe Swizzle<%u,3,%u> on 16-bit elements, no extra bytes) and the same "
+                  "rows take %u wavefronts, not %u",
+        res->max_ways, res->worst_bank, verb, (unsigned long long)pitch, bits, bits, s, qr.wavefronts,
+        res->wavefronts);
+    return 1;
 }
 
 void coalsim_explain(const coalsim_arch *a, const coalsim_request *r, const coalsim_result *res, char *buf, size_t cap)
