@@ -5,6 +5,7 @@
 # and runs "launch --check" on every line (kernel found, arguments match its
 # parameters, buffers sized, launch shape legal).
 # usage: sh gpu/outside/check_list.sh [WORKDIR]     (run from anywhere)
+# LIST=FILE checks another list (gpu/outside/tensor.list).
 # Exit status 0 when every line checks.  With CLANG set (CLANG=clang), also
 # reports which files clang compiles in device-only mode with clang_prelude.h
 # instead of the CUDA headers (informative: a failure there does not fail).
@@ -14,11 +15,12 @@ work=${1:-$(mktemp -d /tmp/coalsim-outside.XXXXXX)}
 mkdir -p "$work/build"
 NVCC=${NVCC:-nvcc}
 ARCH=${ARCH:-sm_90}
+LIST=${LIST:-gpu/outside/launches.list}
 
 "$NVCC" -std=c++17 -O2 -Xcompiler -Wall,-Wextra,-Werror -o "$work/launch" gpu/outside/launch.cu -ldl
 
 # one compile unit a line: UNIT FILE [-DNAME=VALUE ...]
-"$work/launch" --units gpu/outside/launches.list > "$work/units.txt"
+"$work/launch" --units "$LIST" > "$work/units.txt"
 echo "check_list: $(wc -l < "$work/units.txt") compile units into $work/build"
 # -Werror all-warnings: a warning that nvcc or ptxas prints fails the check
 while read -r unit file defs; do
@@ -30,13 +32,13 @@ while read -r unit file defs; do
 done < "$work/units.txt"
 
 # the seed kernels' CAP=false instantiations must not touch the capture state
-if grep -n 'd_cap\]\|\[d_cap' "$work/build/seeds.ptx"; then
+if [ -f "$work/build/seeds.ptx" ] && grep -n 'd_cap\]\|\[d_cap' "$work/build/seeds.ptx"; then
     echo "check_list: seeds.ptx uses d_cap: capture code in a CAP=false kernel"
     exit 1
 fi
 
-"$work/launch" --check --keep-going --list gpu/outside/launches.list --build "$work/build" > "$work/check.txt"
-sets=$(awk '!/^#/ && NF {n[$2]++} END {printf "%d count, %d time", n["count"], n["time"]}' gpu/outside/launches.list)
+"$work/launch" --check --keep-going --list "$LIST" --build "$work/build" > "$work/check.txt"
+sets=$(awk '!/^#/ && NF {n[$2]++} END {printf "%d count, %d time", n["count"], n["time"]}' "$LIST")
 echo "check_list: $(grep -c '^ok ' "$work/check.txt") launches check ($sets)"
 
 if [ -n "${CLANG:-}" ]; then

@@ -34,6 +34,13 @@ GROUPS = [
     ("shst_inst", ["smsp__inst_executed_op_shared_st.sum"]),
     ("gld_inst", ["smsp__inst_executed_op_global_ld.sum"]),
     ("gst_inst", ["smsp__inst_executed_op_global_st.sum"]),
+    ("ldsm_inst", ["smsp__inst_executed_op_ldsm.sum"]),
+    ("ldgsts_inst", ["smsp__inst_executed_op_ldgsts.sum"]),
+    ("ldgsts_ca_req", ["l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum"]),
+    ("ldgsts_ca_sec", ["l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum"]),
+    ("hmma", ["sm__inst_executed_pipe_tensor_op_hmma.sum"]),
+    ("imma", ["sm__inst_executed_pipe_tensor_op_imma.sum"]),
+    ("dmma", ["sm__inst_executed_pipe_tensor_op_dmma.sum"]),
     ("inst", ["smsp__inst_executed.sum"]),
     ("warps", ["smsp__warps_launched.sum"]),
 ]
@@ -95,7 +102,7 @@ def main():
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args()
     hw = counters(a.counters)
-    todo = list(launches(os.path.join(ROOT, "gpu", "outside", "launches.list"), a.set, a.only))
+    todo = list(launches(os.environ.get("COALSIM_LAUNCHES") or os.path.join(ROOT, "gpu", "outside", "launches.list"), a.set, a.only))
     results = {}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for name, m, err in ex.map(lambda t: run(a.coalsim, *t, a.sass), todo):

@@ -33,7 +33,7 @@ def main():
     ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"))
     a = ap.parse_args()
     lines = {}
-    for line in open(os.path.join(ROOT, "gpu", "outside", "launches.list")):
+    for line in open(os.environ.get("COALSIM_LAUNCHES") or os.path.join(ROOT, "gpu", "outside", "launches.list")):
         w = shlex.split(line, comments=True)
         if w and w[1] == "count":
             lines[w[0]] = w

@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def read_launches(only=None):
     """[(name, set)] in launches.list order (of set ONLY, if given)."""
     out = []
-    for line in open(os.path.join(HERE, "launches.list")):
+    for line in open(os.environ.get("COALSIM_LAUNCHES") or os.path.join(HERE, "launches.list")):
         w = line.split()
         if w and not w[0].startswith("#") and (only is None or w[1] == only):
             out.append((w[0], w[1]))

@@ -431,6 +431,22 @@ HANDLER(cvt_pack_h2)
     return 0;
 }
 
+/* cvt.rna{.satfinite}.tf32.f32 d, a: a rounded to tf32's 10 mantissa bits,
+ * to nearest with ties away from zero (the low 13 bits zero); NaN and
+ * infinity as they are. */
+HANDLER(cvt_tf32)
+{
+    UNUSED;
+    uint64_t *Dd = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a);
+    LANES(m, {
+        uint32_t u = (uint32_t)A[l];
+        if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
+        Dd[l] = u;
+    });
+    return 0;
+}
+
 /* ---- decoding ---- */
 
 #define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
@@ -552,6 +568,12 @@ DECODE(dec_testp)
 DECODE(dec_cvt)
 {
     ptype dt = ptx_mod_type(ri, 0), st = ptx_mod_type(ri, 1);
+    if (ptx_has_mod(ri, "tf32") && dt == PT_F32 && st == PT_NONE) {   /* tf32 is no ptype: the one type is the source */
+        in->kind = K_OP;
+        if (srcs(p, f, ri, in, 1, PT_F32, err, cap)) return -1;
+        in->fn = ptx_has_mod(ri, "rna") ? cvt_tf32 : NULL;               /* .rn, .rz (sm_90's): not yet */
+        return 0;
+    }
     if (dt == PT_NONE || st == PT_NONE) return ptx_dec_fail(p, ri, err, cap, "needs two types");
     in->kind = K_OP;
     in->type = (uint8_t)dt;
