@@ -463,6 +463,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->sb_floor = 0;
         w->sb_async_open = w->sb_async_old = 0, w->sb_async_n = 0;
+        w->async_open = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k;
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);

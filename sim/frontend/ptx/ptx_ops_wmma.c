@@ -133,6 +133,14 @@ static int request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coal
     return ptx_put(x, w, in, &r);
 }
 
+/* The SASS instructions a wmma instruction is beyond its one PTX
+ * instruction (the loads and stores it becomes, its HMMAs): counted as
+ * the GPU issues them. */
+static void extra_sass(pctx *x, unsigned n)
+{
+    if (n > 1) x->exec.inst_executed += n - 1, x->exec.thread_inst_executed += 32 * (uint64_t)(n - 1);
+}
+
 static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
 {
     uint32_t want = w->alive & ~w->exited;
@@ -183,6 +191,7 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
         return ptx_fail(x, in, "a wmma fragment in %s memory", space == COALSIM_LOCAL ? "local" : "constant");
     /* the requests */
     coalsim_op op = st ? COALSIM_ST : COALSIM_LD;
+    uint64_t before = x->exec.inst_mem[space][op] + x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM];
     int col = (in->sub & W_COL) != 0, trans = (mat == WM_A) == col;
     if (!st && mat != WM_C && in->space == SP_SHARED && sh == WS_16816 && (esz == 2 || (esz == 1 && !trans))) {
         /* LDSM: matrix k (lanes 8k..8k+7 give its rows) is register k's
@@ -226,6 +235,7 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
             }
         }
     }
+    extra_sass(x, (unsigned)(x->exec.inst_mem[space][op] + x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM] - before));
     /* the values */
     for (int l = 0; l < 32; l++) {
         uint64_t regs[8] = {0};
@@ -347,7 +357,9 @@ HANDLER(wmma_mma)
         for (unsigned t = 0; t < 32; t++) D[t] = out[k][t];
     }
     /* the SASS: two HMMA.16816 or IMMA.16816, four HMMA.1684, one DMMA */
-    x->exec.inst_mma[kind == WK_S8 || kind == WK_U8 ? 1 : kind == WK_F64 ? 2 : 0] += sh == WS_16168 ? 4 : sh == WS_884 ? 1 : 2;
+    unsigned n = sh == WS_16168 ? 4 : sh == WS_884 ? 1 : 2;
+    x->exec.inst_mma[kind == WK_S8 || kind == WK_U8 ? 1 : kind == WK_F64 ? 2 : 0] += n;
+    extra_sass(x, n);
     return 0;
 }
 

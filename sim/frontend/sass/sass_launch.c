@@ -231,6 +231,10 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         }
         /* counted, not estimated: every warp instruction on its pipe */
         total.pipe_inst[in->pipe] += (double)d->executed;
+        /* HFMA2.MMA (ptxas's move of a constant through the tensor pipe's
+         * HFMA2): ncu counts it in sm__inst_executed_pipe_tensor_op_hmma
+         * (tests/kernels/tensor.cu's cp_async_zfill on the H100: 4, one a warp) */
+        if (!strncmp(in->text, "HFMA2.MMA", 9) || strstr(in->text, " HFMA2.MMA")) total.inst_mma[0] += d->executed;
     }
     total.insts = insts;
     total.ninsts = p.ncode;

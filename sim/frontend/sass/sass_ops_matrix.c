@@ -174,13 +174,24 @@ HANDLER(ldgsts)
     coalsim_request g, s;
     unsigned char *sp[32], *dp[32];
     uint64_t dst[32];
+    /* a third operand: the lanes whose source is read; the others get zeros
+     * (cp.async's src-size 0, as ptxas writes it: LDGSTS.E [R7], [R2.64], !P0) */
+    uint32_t reads = m;
+    if (in->nops == 3) {
+        uint32_t pv = in->o[2].reg == SASS_PT ? 0xffffffffu : w->p[in->o[2].reg];
+        reads &= in->o[2].not_ ? ~pv : pv;
+    }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        if (sass_locate(x, w, in, 1, &in->o[0], size, l, &dp[l], &dst[l]) != 0 ||
-            sass_locate(x, w, in, 0, &in->o[1], size, l, &sp[l], &g.addr[l]) != 0)
-            return -1;
+        if (sass_locate(x, w, in, 1, &in->o[0], size, l, &dp[l], &dst[l]) != 0) return -1;
+        if (!(reads >> l & 1)) {
+            memset(dp[l], 0, size);
+            continue;
+        }
+        if (sass_locate(x, w, in, 0, &in->o[1], size, l, &sp[l], &g.addr[l]) != 0) return -1;
         memcpy(dp[l], sp[l], size);
     }
+    m = reads;
     if (!m) return 0;
     g.op = in->sub ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
     g.space = COALSIM_GLOBAL, g.size = size, g.block = x->block_id, g.warp = w->index, g.active = m;
@@ -210,9 +221,9 @@ DECODE(dec_ldgsts)
     in->cs_op = bypass ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
     in->sub = (uint8_t)bypass;
     /* ZFILL and the other forms with a source size: not yet */
-    if (has(ri->op, "ZFILL") || ri->nops != 2) return 0;
-    if (ri->ops[0].kind != SO_MEM || ri->ops[1].kind != SO_MEM)
-        return sass_dec_fail(p, ri, err, cap, "needs [shared address], [global address]");
+    if (has(ri->op, "ZFILL") || ri->nops < 2 || ri->nops > 3) return 0;
+    if (ri->ops[0].kind != SO_MEM || ri->ops[1].kind != SO_MEM || (ri->nops == 3 && ri->ops[2].kind != SO_P))
+        return sass_dec_fail(p, ri, err, cap, "needs [shared address], [global address] and perhaps a predicate");
     in->fn = ldgsts;
     return 0;
 }

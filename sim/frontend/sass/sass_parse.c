@@ -102,7 +102,7 @@ static int parse_num(const char *s, uint64_t *v, int *isf, double *fv)
     return 0;
 }
 
-/* A register name at S: R12, RZ, UR4, URZ, P0, PT, UP0, UPT, B0.  Sets
+/* A register name at S: R12, RZ, UR4, URZ, P0, PT, UP0, UPT, B0, SB0.  Sets
  * kind and number; returns the characters read, 0 if none. */
 static size_t reg_name(const char *s, uint8_t *kind, uint16_t *reg)
 {
@@ -116,6 +116,8 @@ static size_t reg_name(const char *s, uint8_t *kind, uint16_t *reg)
     else if (s[0] == 'P' && s[1] == 'T') *kind = SO_P, *reg = SASS_PT, n = 2;
     else if (s[0] == 'P' && isdigit((unsigned char)s[1])) *kind = SO_P, *reg = (uint16_t)atoi(s + 1), n = 1;
     else if (s[0] == 'B' && isdigit((unsigned char)s[1])) *kind = SO_BAR, *reg = (uint16_t)atoi(s + 1), n = 1;
+    /* DEPBAR.LE SB0, N: scoreboard 0 (the LDGSTS groups) */
+    else if (s[0] == 'S' && s[1] == 'B' && isdigit((unsigned char)s[2])) *kind = SO_BAR, *reg = (uint16_t)atoi(s + 2), n = 2;
     else return 0;
     while (isdigit((unsigned char)s[n])) n++;
     if (isalnum((unsigned char)s[n]) || s[n] == '_') return 0;   /* a longer word */
@@ -271,6 +273,7 @@ static int parse_operand(parser *ps, char *s, sopnd *o)
                      !strncmp(rest, ".B0", 3))
                 o->half = (uint8_t)(8 + rest[2] - '0'), rest += 3;
             else if (!strncmp(rest, ".U32", 4)) rest += 4;
+            else if (!strncmp(rest, ".ROW", 4) || !strncmp(rest, ".COL", 4)) rest += 4;   /* IMMA's operand layouts */
             else break;
         }
         if (*rest && *rest != ' ') return fail(ps, "bad operand '%s'", s);
