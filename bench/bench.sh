@@ -3,7 +3,7 @@
 # one command (wall seconds, /usr/bin/time), printed with its rate and its
 # ratio to a reference run in the same session.  Run on an idle machine.
 #   usage: bench/bench.sh [RECORDS] [RUNS]
-#   BENCH_PARTS="text binary add full kernel" picks parts (default: all five)
+#   BENCH_PARTS="text binary add full kernel tensor" picks parts (default: all six)
 #   COALSIM=PATH times another coalsim (an older build, for a comparison)
 #   1. text:   a generated mixed trace of RECORDS records, coalsim beside wc -l
 #   2. binary: the same trace converted with coalsim convert; the reader alone
@@ -18,11 +18,14 @@
 #              a second (the report's own count); then siboehm's shared-memory
 #              SGEMM (kernel 3) at 512^3 on the PTX, where most instructions
 #              are shared loads
+#   6. tensor: a 2048^3 HGEMM through cp.async, ldmatrix and mma.sync
+#              (tests/kernels/tensor.cu's mma_ldmatrix<0,1>, 64x64 tiles) on
+#              the PTX interpreter, every core, plain and --hier --profile
 set -e
 cd "$(dirname "$0")/.."
 records=${1:-10000000}
 runs=${2:-5}
-parts=${BENCH_PARTS:-text binary add full kernel}
+parts=${BENCH_PARTS:-text binary add full kernel tensor}
 make -s build/coalsim build/libcoalsim.a
 coalsim=${COALSIM:-build/coalsim}
 mkdir -p build
@@ -141,4 +144,17 @@ case " $parts " in *" kernel "*)
     measure "sgemm_shared_mem_block PTX --threads 1" "$inst" inst "$coalsim" --threads 1 $launch $ptx
     # shellcheck disable=SC2086
     measure "sgemm_shared_mem_block PTX --threads $cores" "$inst" inst "$coalsim" --threads "$cores" $launch $ptx ;;
+esac
+
+case " $parts " in *" tensor "*)
+    echo "== tensor: HGEMM 2048^3 through cp.async, ldmatrix and mma.sync (mma_ldmatrix<0,1>, grid 32x32 of 128)"
+    launch="--kernel mma_ldmatrix<0,1> --grid 32,32 --block 128 --args A:8M=randomh:1,B:8M=randomh:2,C:16M,2048,2048,2048"
+    # shellcheck disable=SC2086
+    inst=$(build/coalsim --json $launch tests/kernels/tensor.ptx | python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["smsp__inst_executed.sum"])')
+    echo "PTX: $inst warp-instructions"
+    # shellcheck disable=SC2086
+    measure "hgemm2048 PTX --threads $cores" "$inst" inst "$coalsim" --threads "$cores" $launch tests/kernels/tensor.ptx
+    # shellcheck disable=SC2086
+    measure "hgemm2048 PTX --threads $cores --hier --profile" "$inst" inst "$coalsim" --threads "$cores" --hier \
+        --profile gpu/profiles/h100.txt $launch tests/kernels/tensor.ptx ;;
 esac

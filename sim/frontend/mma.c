@@ -115,9 +115,78 @@ static double acc_value(mma_acc acc, uint64_t v)
     }
 }
 
+/* A half's or bfloat16's value: the common normal numbers by bits, the
+ * rest through the general conversion. */
+static inline float h2f(uint32_t h, int bf)
+{
+    float f;
+    uint32_t u;
+    if (bf) {
+        u = h << 16;
+    } else {
+        uint32_t e = h >> 10 & 0x1f;
+        if (e == 0 || e == 31) return ptx_half_to_float((uint16_t)h);
+        u = (h >> 15) << 31 | (e + 112) << 23 | (h & 0x3ff) << 13;
+    }
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* m16n8k16 with f16 or bf16 inputs, what GEMMs run: the fragments decoded
+ * register by register, and each row of D summed over k for its 8 columns
+ * at once (independent sums the compiler vectorises; products of 11- or
+ * 8-bit mantissas are exact in float, the sums are in double as the
+ * general path's). */
+static void run_16816(int bf, mma_acc acc, const uint32_t (*a)[32], const uint32_t (*b)[32], const uint32_t (*c)[32],
+                      uint32_t (*d)[32])
+{
+    float A[16][16], B[16][8], C[16][8];
+    for (unsigned t = 0; t < 32; t++) {
+        unsigned g = t >> 2, q2 = 2 * (t & 3);
+        for (unsigned r = 0; r < 4; r++) {
+            uint32_t w = a[r][t];
+            unsigned row = g + 8 * (r & 1), col = q2 + 8 * (r >> 1);
+            A[row][col] = h2f(w & 0xffff, bf), A[row][col + 1] = h2f(w >> 16, bf);
+        }
+        for (unsigned r = 0; r < 2; r++) {
+            uint32_t w = b[r][t];
+            B[q2 + 8 * r][g] = h2f(w & 0xffff, bf), B[q2 + 8 * r + 1][g] = h2f(w >> 16, bf);
+        }
+        for (unsigned e = 0; e < 4; e++) {
+            unsigned row = g + 8 * (e >> 1), col = q2 + (e & 1);
+            if (acc == MMA_ACC_F16) C[row][col] = ptx_half_to_float((uint16_t)(c[e / 2][t] >> (16 * (e & 1))));
+            else memcpy(&C[row][col], &c[e][t], 4);
+        }
+    }
+    float D[16][8];
+    for (unsigned r = 0; r < 16; r++) {
+        double s[8];
+        for (unsigned n = 0; n < 8; n++) s[n] = C[r][n];
+        for (unsigned kk = 0; kk < 16; kk++) {
+            float x = A[r][kk];
+            for (unsigned n = 0; n < 8; n++) s[n] += (double)(x * B[kk][n]);   /* the product is exact */
+        }
+        for (unsigned n = 0; n < 8; n++) D[r][n] = (float)s[n];
+    }
+    for (unsigned t = 0; t < 32; t++) {
+        unsigned g = t >> 2, q2 = 2 * (t & 3);
+        if (acc == MMA_ACC_F16) {
+            d[0][t] = (uint32_t)ptx_float_to_half(D[g][q2]) | (uint32_t)ptx_float_to_half(D[g][q2 + 1]) << 16;
+            d[1][t] = (uint32_t)ptx_float_to_half(D[g + 8][q2]) | (uint32_t)ptx_float_to_half(D[g + 8][q2 + 1]) << 16;
+        } else {
+            memcpy(&d[0][t], &D[g][q2], 4), memcpy(&d[1][t], &D[g][q2 + 1], 4);
+            memcpy(&d[2][t], &D[g + 8][q2], 4), memcpy(&d[3][t], &D[g + 8][q2 + 1], 4);
+        }
+    }
+}
+
 void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)[32], const uint32_t (*b)[32],
              const uint32_t (*c)[32], uint32_t (*d)[32])
 {
+    if (sh == MMA_16816 && (k == MMA_F16 || k == MMA_BF16) && (acc == MMA_ACC_F32 || acc == MMA_ACC_F16)) {
+        run_16816(k == MMA_BF16, acc, a, b, c, d);
+        return;
+    }
     unsigned M = dims[sh][0], N = dims[sh][1], K = dims[sh][2], bits = bits_of(k);
     unsigned cbits = acc == MMA_ACC_F16 ? 16 : acc == MMA_ACC_F64 ? 64 : 32;
     unsigned ne_a = M * K / 32, ne_b = K * N / 32, ne_c = M * N / 32;

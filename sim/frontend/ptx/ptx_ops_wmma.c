@@ -22,6 +22,7 @@
  * elements), each element is its own access. */
 #include <string.h>
 
+#include "frontend/mma.h"
 #include "ptx.h"
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
@@ -267,94 +268,50 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
 HANDLER(wmma_load) { return move(x, w, in, m, 0); }
 HANDLER(wmma_store) { return move(x, w, in, m, 1); }
 
-static double value(unsigned kind, uint64_t bits)
-{
-    switch (kind) {
-    case WK_F16: return ptx_half_to_float((uint16_t)bits);
-    case WK_BF16: return ptx_bf16_to_float((uint16_t)bits);
-    case WK_TF32: {
-        uint32_t u = (uint32_t)bits & 0xffffe000u;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    case WK_S8: return (int8_t)bits;
-    case WK_U8: return (uint8_t)bits;
-    case WK_S32: return (int32_t)bits;
-    case WK_F32: {
-        uint32_t u = (uint32_t)bits;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    default: {
-        double d;
-        memcpy(&d, &bits, 8);
-        return d;
-    }
-    }
-}
-
-/* Matrix MAT's fragment of every lane, as numbers: out[row][col]. */
-static void gather(pwarp *w, const uint32_t *xs, unsigned sh, unsigned kind, unsigned mat, double out[16][16])
-{
-    unsigned ne = frag_elems(sh, kind, mat), esz = kind == WK_F32 || kind == WK_S32 ? 4 : esize(kind);
-    for (unsigned t = 0; t < 32; t++)
-        for (unsigned e = 0; e < ne; e++) {
-            unsigned r, c, reg;
-            elem_at(sh, kind, mat, t, e, &r, &c, &reg);
-            uint64_t v = SLOT(w, xs[reg])[t];
-            unsigned shift = esz >= 4 ? 0 : 8 * esz * (e % (4 / esz));
-            out[r][c] = value(kind, v >> shift);
-        }
-}
-
-/* wmma.mma: D = A B + C.  sub2: the input kind; type: the accumulator's
+/* wmma.mma: D = A B + C, as the SASS does it (mma.h's instructions on the
+ * fragments' registers): m16n16k16 two m16n8k16 (columns 0-7 and 8-15, A's
+ * registers shared), m16n16k8 tf32 four m16n8k4 (two k halves a column
+ * half), m8n8k4 one.  sub2: the input kind; type: the accumulator's
  * (PT_F32, PT_F16X2, PT_S32, PT_F64); xslots: d, a, b, c. */
 HANDLER(wmma_mma)
 {
     if (whole_warp(x, w, in, m) != 0) return -1;
     unsigned sh = in->sub >> 4, kind = in->sub2;
-    unsigned M = sh == WS_884 ? 8 : 16, N = M, K = sh == WS_16816 ? 16 : sh == WS_16168 ? 8 : 4;
     ptype acc = (ptype)in->type;
     unsigned ckind = acc == PT_F16X2 ? WK_F16 : acc == PT_S32 ? WK_S32 : acc == PT_F64 ? WK_F64 : WK_F32;
     unsigned nd = frag_regs(sh, ckind, WM_C), na = frag_regs(sh, kind, WM_A), nb = frag_regs(sh, kind, WM_B);
     const uint32_t *xs = w->frames[w->depth - 1].fn->xslots + in->xs;
-    double A[16][16], B[16][16], C[16][16];
-    gather(w, xs + nd, sh, kind, WM_A, A);
-    gather(w, xs + nd + na, sh, kind, WM_B, B);
-    gather(w, xs + nd + na + nb, sh, ckind, WM_C, C);
-    uint64_t out[8][32];
-    memset(out, 0, sizeof out);
-    for (unsigned t = 0; t < 32; t++)
-        for (unsigned e = 0; e < frag_elems(sh, ckind, WM_C); e++) {
-            unsigned r, c, reg;
-            elem_at(sh, ckind, WM_C, t, e, &r, &c, &reg);
-            uint64_t v;
-            if (ckind == WK_S32) {
-                int64_t s = (int32_t)C[r][c];
-                for (unsigned k = 0; k < K; k++) s += (int64_t)A[r][k] * (int64_t)B[k][c];
-                v = (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
-            } else {
-                double s = C[r][c];
-                for (unsigned k = 0; k < K; k++) s += A[r][k] * B[k][c];
-                if (ckind == WK_F64) {
-                    memcpy(&v, &s, 8);
-                } else if (ckind == WK_F16) {
-                    v = (uint64_t)ptx_float_to_half((float)s) << (16 * (e & 1));
-                } else {
-                    float f = (float)s;
-                    uint32_t u;
-                    memcpy(&u, &f, 4);
-                    v = u;
-                }
+    mma_kind mk = kind == WK_F16 ? MMA_F16 : kind == WK_BF16 ? MMA_BF16 : kind == WK_TF32 ? MMA_TF32
+                : kind == WK_S8 ? MMA_S8 : kind == WK_U8 ? MMA_U8 : MMA_F64;
+    mma_acc ma = acc == PT_F16X2 ? MMA_ACC_F16 : acc == PT_S32 ? MMA_ACC_S32 : acc == PT_F64 ? MMA_ACC_F64 : MMA_ACC_F32;
+    /* the registers as 32-bit words (an f64 two) */
+    uint32_t A[8][32], B[8][32], C[8][32], D[8][32];
+    int wide = sh == WS_884;
+    struct { uint32_t (*dst)[32]; unsigned first, n; } ops[3] = {{A, nd, na}, {B, nd + na, nb}, {C, nd + na + nb, nd}};
+    for (int o = 0; o < 3; o++)
+        for (unsigned k = 0; k < ops[o].n; k++) {
+            const uint64_t *S = SLOT(w, xs[ops[o].first + k]);
+            for (int t = 0; t < 32; t++) {
+                if (wide) ops[o].dst[2 * k][t] = (uint32_t)S[t], ops[o].dst[2 * k + 1][t] = (uint32_t)(S[t] >> 32);
+                else ops[o].dst[k][t] = (uint32_t)S[t];
             }
-            out[reg][t] |= v;
         }
-    (void)M, (void)N;
+    if (sh == WS_884) {
+        mma_run(MMA_884, mk, ma, 0, A, B, C, D);
+    } else if (sh == WS_16816) {
+        /* column half h: B's registers 2h, 2h+1 (16-bit) or h (8-bit); C's half its own */
+        unsigned bper = kind == WK_S8 || kind == WK_U8 ? 1 : 2, cper = nd / 2;
+        for (unsigned h = 0; h < 2; h++) mma_run(MMA_16816, mk, ma, 0, A, B + h * bper, C + h * cper, D + h * cper);
+    } else {
+        /* tf32: B's register 2h + kk is column half h's k half kk; A's 2kk, 2kk+1 k half kk */
+        for (unsigned h = 0; h < 2; h++) {
+            mma_run(MMA_1684, mk, ma, 0, A, B + 2 * h, C + 4 * h, D + 4 * h);
+            mma_run(MMA_1684, mk, ma, 0, A + 2, B + 2 * h + 1, D + 4 * h, D + 4 * h);
+        }
+    }
     for (unsigned k = 0; k < nd; k++) {
-        uint64_t *D = SLOT(w, xs[k]);
-        for (unsigned t = 0; t < 32; t++) D[t] = out[k][t];
+        uint64_t *Dst = SLOT(w, xs[k]);
+        for (int t = 0; t < 32; t++) Dst[t] = wide ? ((uint64_t)D[2 * k + 1][t] << 32 | D[2 * k][t]) : D[k][t];
     }
     /* the SASS: two HMMA.16816 or IMMA.16816, four HMMA.1684, one DMMA */
     unsigned n = sh == WS_16168 ? 4 : sh == WS_884 ? 1 : 2;
