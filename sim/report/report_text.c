@@ -145,7 +145,7 @@ static void exec_text(FILE *out, const coalsim_exec *e)
             (unsigned long long)mem, (unsigned long long)e->thread_inst_executed);
     fprintf(out, "    ncu: smsp__warps_launched.sum, smsp__inst_executed.sum, smsp__thread_inst_executed.sum\n");
     if (e->inst_mma[0] || e->inst_mma[1] || e->inst_mma[2]) {
-        fprintf(out, "  %llu tensor instructions: %llu HMMA, %llu IMMA, %llu DMMA\n",
+        fprintf(out, "  %llu tensor-pipe instructions: %llu HMMA (ptxas's HFMA2.MMA moves too, as ncu counts them), %llu IMMA, %llu DMMA\n",
                 (unsigned long long)(e->inst_mma[0] + e->inst_mma[1] + e->inst_mma[2]), (unsigned long long)e->inst_mma[0],
                 (unsigned long long)e->inst_mma[1], (unsigned long long)e->inst_mma[2]);
         fprintf(out, "    ncu: sm__inst_executed_pipe_tensor_op_{hmma,imma,dmma}.sum\n");
