@@ -160,7 +160,7 @@ class Analysis:
         return self
 
     def add_request(self, op, space, size, addresses, active=None, label="request", block=0, warp=0):
-        """Add one warp request.  OP: "ld", "st", "atom" or "red"; SPACE:
+        """Add one warp request.  OP: "ld", "st", "atom", "red", "ldsm" or "stsm"; SPACE:
         "global", "shared", "local" or "const"; SIZE: bytes a lane (1, 2, 4,
         8, 16); ADDRESSES: lane 0's address first, at most warp-size of them
         (a list or a NumPy array), None for an inactive lane; ACTIVE: also

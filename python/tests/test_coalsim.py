@@ -137,6 +137,14 @@ class Analyses(unittest.TestCase):
         self.assertEqual([a["label"] for a in r["accesses"]], ["x", "y", "z"])
         self.assertEqual(r["accesses"][0]["requests"], 4 + 128)
 
+    def test_an_ldmatrix_of_128_byte_rows_is_8_way_and_says_how_to_pad(self):
+        rows = [(l % 8 + 8 * (l // 16)) * 128 + (l // 8 % 2) * 16 for l in range(32)]
+        r = coalsim.analyse_request("ldsm", "shared", 16, rows)
+        a = r["accesses"][0]
+        self.assertEqual((a["wavefronts"], a["ideal_wavefronts"], a["max_ways"]), (32, 4, 8))
+        with self.assertRaisesRegex(coalsim.Error, "shared access of 16 bytes"):
+            coalsim.analyse_request("ldsm", "global", 16, rows)
+
     def test_a_closed_analysis_raises(self):
         an = coalsim.Analysis()
         an.close()
