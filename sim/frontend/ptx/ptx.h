@@ -392,7 +392,7 @@ typedef struct pwarp {
      * committed groups newest last, and the groups folded out of the ring */
     uint64_t sb_async_open, sb_async[PTX_ASYNC_GROUPS], sb_async_old;
     unsigned sb_async_n;
-    int async_open;            /* a cp.async ran since the warp's last commit (ptxas's three dummy LDS come with the group) */
+    int async_open;            /* a cp.async ran since the warp's last branch (ptxas's three dummy LDS come before a run) */
 } pwarp;
 
 typedef struct pctx {

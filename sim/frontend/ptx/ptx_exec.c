@@ -375,6 +375,7 @@ static int run_warp(pctx *x, pwarp *w)
         case K_NOP: top->pc++; break;
         case K_BRA: {
             uint32_t nt = mask & ~m;
+            w->async_open = 0;
             if (!nt) {
                 if (x->sb_on && (in->sb_flags & SB_IFCONV)) ptx_sched_skipped(x, w, fr->fn, top->pc + 1, in->target);
                 top->pc = in->target;

@@ -184,7 +184,17 @@ HANDLER(mma)
 HANDLER(cp_async)
 {
     unsigned size = in->nvec;    /* cp-size */
-    w->async_open = 1;
+    if (!w->async_open) {
+        /* ptxas puts three "@!PT LDS RZ, [RZ]" before a basic block's first
+         * LDGSTS on sm_90 (tests/kernels/tensor.cu's kernels, the CUDA
+         * samples' dmmaTensorCoreGemm: one set before 8 LDGSTS/LDGDEPBAR
+         * pairs): instructions that issue with no lane on, which ncu counts
+         * in smsp__inst_executed and op_shared_ld.  A branch ends the run. */
+        x->exec.inst_executed += 3;
+        x->exec.inst_mem[COALSIM_SHARED][COALSIM_LD] += 3;
+        x->exec.mem_inactive += 3;
+        w->async_open = 1;
+    }
     uint64_t src[32], dstrep[32];
     unsigned char *sp[32] = {0}, *dp[32];
     uint32_t reads = 0;
@@ -228,21 +238,10 @@ HANDLER(cp_async)
     return ptx_put_result(x, &s, &sr);
 }
 
-/* commit_group, wait_group, wait_all: the copies are done already.  A
- * group's LDGSTS come after three "@!PT LDS RZ, [RZ]" in the SASS ptxas
- * makes on sm_90 (every group of tests/kernels/tensor.cu's kernels and of
- * gpu/probes/matrix.cu): instructions that issue with no lane on, which ncu
- * counts in smsp__inst_executed and op_shared_ld, so the commit that closes
- * a group counts them (wait_all commits too). */
+/* commit_group, wait_group, wait_all: the copies are done already */
 HANDLER(cp_async_nop)
 {
-    (void)in, (void)m;
-    if (in->sub && w->async_open) {
-        x->exec.inst_executed += 3;
-        x->exec.inst_mem[COALSIM_SHARED][COALSIM_LD] += 3;
-        x->exec.mem_inactive += 3;
-        w->async_open = 0;
-    }
+    (void)x, (void)w, (void)in, (void)m;
     return 0;
 }
 
@@ -378,7 +377,6 @@ DECODE(dec_cp_async)
         if (ptx_has_mod(ri, "wait_group") && (ri->nops != 1 || ri->ops[0].kind != RO_IMM))
             return ptx_dec_fail(p, ri, err, cap, "cp.async.wait_group needs a constant group count");
         if (ptx_has_mod(ri, "wait_group")) in->imm = ri->ops[0].imm;
-        in->sub = (uint8_t)!ptx_has_mod(ri, "wait_group");     /* it closes a group */
         in->fn = cp_async_nop;
         return 0;
     }

@@ -130,7 +130,8 @@ static int request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coal
     r.label_id = in->label_id;
     r.line = in->line;
     for (int l = 0; l < 32; l++) r.addr[l] = a[l];
-    x->exec.inst_mem[sp][op == COALSIM_LDSM ? COALSIM_LDSM : op]++;
+    /* a generic fragment is LD.E/ST.E in the SASS: ncu's op_generic, not op_global or op_shared */
+    if (in->space != SP_GENERIC) x->exec.inst_mem[sp][op]++;
     return ptx_put(x, w, in, &r);
 }
 
@@ -169,9 +170,6 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
         if (base[l] != base[0])
             return ptx_fail(x, in, "lanes give different addresses (lane %d): a wmma address is one for the warp", l);
     }
-    if (base[0] % 32)
-        return ptx_fail(x, in, "misaligned address 0x%llx: a wmma fragment's address is 32-byte aligned (warp %u)",
-                        (unsigned long long)base[0], w->index);
     if ((ldm * esz) % 16 || !ldm)
         return ptx_fail(x, in, "stride %llu elements (%llu bytes) is not a multiple of 16 bytes (warp %u)",
                         (unsigned long long)ldm, (unsigned long long)(ldm * esz), w->index);
@@ -192,7 +190,7 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
         return ptx_fail(x, in, "a wmma fragment in %s memory", space == COALSIM_LOCAL ? "local" : "constant");
     /* the requests */
     coalsim_op op = st ? COALSIM_ST : COALSIM_LD;
-    uint64_t before = x->exec.inst_mem[space][op] + x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM];
+    unsigned made = 0;     /* SASS instructions: one a request */
     int col = (in->sub & W_COL) != 0, trans = (mat == WM_A) == col;
     if (!st && mat != WM_C && in->space == SP_SHARED && sh == WS_16816 && (esz == 2 || (esz == 1 && !trans))) {
         /* LDSM: matrix k (lanes 8k..8k+7 give its rows) is register k's
@@ -216,6 +214,7 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
         r.label = in->label, r.label_id = in->label_id, r.line = in->line;
         for (int l = 0; l < 32; l++) r.addr[l] = rows[l];
         x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM]++;
+        made++;
         if (ptx_put(x, w, in, &r) != 0) return -1;
     } else {
         for (unsigned e0 = 0; e0 < ne; e0 += unit) {
@@ -227,16 +226,18 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
                 uint64_t a[32];
                 for (int l = 0; l < 32; l++) a[l] = erep[l][e0];
                 if (request(x, w, in, op, (coalsim_space)space, unit * esz, 0xffffffffu, a) != 0) return -1;
+                made++;
                 continue;
             }
             for (unsigned e = e0; e < e0 + unit; e++) {
                 uint64_t a[32];
                 for (int l = 0; l < 32; l++) a[l] = erep[l][e];
                 if (request(x, w, in, op, (coalsim_space)space, esz, 0xffffffffu, a) != 0) return -1;
+                made++;
             }
         }
     }
-    extra_sass(x, (unsigned)(x->exec.inst_mem[space][op] + x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM] - before));
+    extra_sass(x, made);
     /* the values */
     for (int l = 0; l < 32; l++) {
         uint64_t regs[8] = {0};

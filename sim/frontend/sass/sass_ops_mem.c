@@ -420,6 +420,10 @@ static void counted(sinst *in, int sp, coalsim_op op)
     in->cs_op = (int8_t)op;
     in->cs_space = (int8_t)(sp == SP_SHARED ? COALSIM_SHARED : sp == SP_LOCAL ? COALSIM_LOCAL : COALSIM_GLOBAL);
     if (sp == SP_LOCAL && op > COALSIM_ST) in->cs_space = -1;
+    /* a generic LD/ST (LD.E, ST.E) is none of ncu's op_global/op_shared
+     * instructions (the CUDA samples' generic wmma fragments on the H100:
+     * bf16TensorCoreGemm's async kernel 0 op_global_ld for 12288 LD.E) */
+    if (sp == SP_GENERIC && op <= COALSIM_ST) in->cs_space = -1;
 }
 
 DECODE(dec_ldst)
