@@ -230,13 +230,16 @@ examples: $(BUILD)/coalsim
 NVCC ?= nvcc
 CUDA_ARCH ?= sm_90
 # The standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu,
-# atomics.cu) are compiled too, so that they keep building.
+# atomics.cu, matrix.cu) and the tensor kernels' GPU check are compiled too, so that they keep building.
 PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pred_off $(BUILD)/probe_atomics \
-               $(BUILD)/probe_dram_pages $(BUILD)/probe_shared_miss
+               $(BUILD)/probe_dram_pages $(BUILD)/probe_shared_miss $(BUILD)/probe_matrix $(BUILD)/tensor_check
 probes: $(BUILD)/probe $(PROBES_ALONE)
 $(BUILD)/probe: gpu/probes/probe.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O2 -arch=$(CUDA_ARCH) -std=c++17 -diag-suppress 550 -o $@ $<
+$(BUILD)/tensor_check: gpu/tensor_check.cu tests/kernels/tensor.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ gpu/tensor_check.cu
 $(BUILD)/probe_%: gpu/probes/%.cu gpu/probes/timing.cuh gpu/profile.cuh
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ $<
