@@ -226,3 +226,25 @@ void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)
     unsigned nd = ne_c * cbits / 32;
     for (unsigned r = 0; r < nd; r++) memcpy(d[r], out[r], sizeof out[r]);
 }
+
+void mma_ldsm(const uint16_t (*rows)[8], unsigned n, int trans, uint32_t (*regs)[32])
+{
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned t = 0; t < 32; t++) {
+            unsigned r = t / 4, c = 2 * (t % 4);
+            const uint16_t (*m)[8] = rows + 8 * k;
+            regs[k][t] = trans ? (uint32_t)m[c][r] | (uint32_t)m[c + 1][r] << 16 : (uint32_t)m[r][c] | (uint32_t)m[r][c + 1] << 16;
+        }
+}
+
+void mma_stsm(const uint32_t (*regs)[32], unsigned n, int trans, uint16_t (*rows)[8])
+{
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned t = 0; t < 32; t++) {
+            unsigned r = t / 4, c = 2 * (t % 4);
+            uint16_t (*m)[8] = rows + 8 * k;
+            uint16_t lo = (uint16_t)regs[k][t], hi = (uint16_t)(regs[k][t] >> 16);
+            if (trans) m[c][r] = lo, m[c + 1][r] = hi;
+            else m[r][c] = lo, m[r][c + 1] = hi;
+        }
+}

@@ -25,4 +25,11 @@ int mma_words(mma_shape sh, mma_kind k, mma_acc acc, unsigned *na, unsigned *nb,
 void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)[32], const uint32_t (*b)[32],
              const uint32_t (*c)[32], uint32_t (*d)[32]);
 
+/* ldmatrix: the N registers a lane gets (REGS[k][lane]) from the rows of N
+ * 8x8 matrices of 16-bit elements (ROWS[8k + r][c]: row r of matrix k):
+ * lane t gets row t/4's elements 2(t%4) and 2(t%4)+1, of the transposed
+ * matrix with TRANS.  stmatrix: the rows the registers make. */
+void mma_ldsm(const uint16_t (*rows)[8], unsigned n, int trans, uint32_t (*regs)[32]);
+void mma_stsm(const uint32_t (*regs)[32], unsigned n, int trans, uint16_t (*rows)[8]);
+
 #endif

@@ -15,6 +15,17 @@ static uint64_t place(const coalsim_tile *t, unsigned row, unsigned col)
     return ((uint64_t)row * (t->cols + t->pad) + c) * t->elem;
 }
 
+/* Model request R into the tile's totals. */
+static void add(const coalsim_arch *a, const coalsim_request *r, coalsim_tile_result *out)
+{
+    coalsim_result res;
+    coalsim_smem(a, r, &res);
+    out->requests++;
+    out->wavefronts += res.wavefronts;
+    out->ideal_wavefronts += res.ideal_wavefronts;
+    if (res.max_ways > out->max_ways) out->max_ways = res.max_ways;
+}
+
 /* The ldmatrix.x4 of 16x16 block K (row order), or the 16-byte chunks K * 32.. */
 static void block_request(const coalsim_tile *t, uint64_t k, coalsim_request *r)
 {
@@ -53,12 +64,7 @@ int coalsim_tile_cost(const coalsim_arch *a, const coalsim_tile *t, coalsim_tile
         for (uint64_t k = 0; k < n; k++) {
             coalsim_request r;
             block_request(t, k, &r);
-            coalsim_result res;
-            coalsim_smem(a, &r, &res);
-            out->requests++;
-            out->wavefronts += res.wavefronts;
-            out->ideal_wavefronts += res.ideal_wavefronts;
-            if (res.max_ways > out->max_ways) out->max_ways = res.max_ways;
+            add(a, &r, out);
         }
         out->bytes = ((uint64_t)t->rows * (t->cols + t->pad)) * t->elem;
         return 0;
@@ -77,12 +83,7 @@ int coalsim_tile_cost(const coalsim_arch *a, const coalsim_tile *t, coalsim_tile
             r.addr[l] = place(t, row, col);
             r.active |= 1u << l;
         }
-        coalsim_result res;
-        coalsim_smem(a, &r, &res);
-        out->requests++;
-        out->wavefronts += res.wavefronts;
-        out->ideal_wavefronts += res.ideal_wavefronts;
-        if (res.max_ways > out->max_ways) out->max_ways = res.max_ways;
+        add(a, &r, out);
     }
     out->bytes = ((uint64_t)t->rows * (t->cols + t->pad)) * t->elem;
     return 0;

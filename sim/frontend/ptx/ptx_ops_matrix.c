@@ -51,26 +51,10 @@ static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
 /* Emit the LDSM/STSM request of rows lanes 0..8n-1 name. */
 static int matrix_request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, unsigned n, const uint64_t *rep)
 {
-    coalsim_request r;
-    r.op = op;
-    r.space = COALSIM_SHARED;
-    r.size = 16;
-    r.block = x->block_id;
-    r.warp = w->index;
-    r.active = n == 4 ? 0xffffffffu : (1u << (8 * n)) - 1;
-    r.label = in->label;
-    r.label_id = in->label_id;
-    r.line = in->line;
-    for (unsigned l = 0; l < 8 * n; l++) r.addr[l] = rep[l];
-    return ptx_put(x, w, in, &r);
+    return ptx_emit(x, w, in, op, COALSIM_SHARED, 16, n == 4 ? 0xffffffffu : (1u << (8 * n)) - 1, rep);
 }
 
-/* The 16-bit element (row, col) of matrix k: 8 rows of 8. */
-#define ELEM(rows, k, row, col) ((uint32_t)(rows)[(k) * 8 + (row)][(col)])
-
-/* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16: thread t gets, of each
- * matrix, row t/4's elements 2(t%4) and 2(t%4)+1 (.trans: those of the
- * transposed matrix). */
+/* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (mma.h's mma_ldsm). */
 HANDLER(ldmatrix)
 {
     unsigned n = in->nvec, trans = in->sub;
@@ -83,18 +67,17 @@ HANDLER(ldmatrix)
         memcpy(rows[l], p, 16);
     }
     if (matrix_request(x, w, in, COALSIM_LDSM, n, rep) != 0) return -1;
+    uint32_t regs[4][32];
+    mma_ldsm(rows, n, (int)trans, regs);
     const uint32_t *xs = xslots(w, in);
     for (unsigned k = 0; k < n; k++) {
         uint64_t *D = SLOT(w, xs[k]);
-        for (int t = 0; t < 32; t++) {
-            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-            D[t] = trans ? ELEM(rows, k, c, r) | ELEM(rows, k, c + 1, r) << 16 : ELEM(rows, k, r, c) | ELEM(rows, k, r, c + 1) << 16;
-        }
+        for (int t = 0; t < 32; t++) D[t] = regs[k][t];
     }
     return 0;
 }
 
-/* stmatrix: the inverse of ldmatrix. */
+/* stmatrix: the inverse of ldmatrix (mma.h's mma_stsm). */
 HANDLER(stmatrix)
 {
     unsigned n = in->nvec, trans = in->sub;
@@ -105,20 +88,12 @@ HANDLER(stmatrix)
         if (matrix_row(x, w, in, (int)l, &p[l], &rep[l]) != 0) return -1;
     if (matrix_request(x, w, in, COALSIM_STSM, n, rep) != 0) return -1;
     const uint32_t *xs = xslots(w, in);
-    for (unsigned k = 0; k < n; k++) {
-        const uint64_t *S = SLOT(w, xs[k]);
-        for (int t = 0; t < 32; t++) {
-            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-            uint16_t lo = (uint16_t)S[t], hi = (uint16_t)(S[t] >> 16);
-            if (trans) {
-                memcpy(p[8 * k + c] + 2 * r, &lo, 2);
-                memcpy(p[8 * k + c + 1] + 2 * r, &hi, 2);
-            } else {
-                memcpy(p[8 * k + r] + 2 * c, &lo, 2);
-                memcpy(p[8 * k + r] + 2 * (c + 1), &hi, 2);
-            }
-        }
-    }
+    uint32_t regs[4][32];
+    uint16_t rows[32][8];
+    for (unsigned k = 0; k < n; k++)
+        for (int t = 0; t < 32; t++) regs[k][t] = (uint32_t)SLOT(w, xs[k])[t];
+    mma_stsm(regs, n, (int)trans, rows);
+    for (unsigned l = 0; l < 8 * n; l++) memcpy(p[l], rows[l], 16);
     return 0;
 }
 

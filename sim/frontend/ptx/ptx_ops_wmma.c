@@ -115,24 +115,14 @@ static uint64_t elem_addr(const pinst *in, uint64_t base, uint64_t ldm, unsigned
     return (in->sub & W_COL) ? base + ((uint64_t)col * ldm + row) * esz : base + ((uint64_t)row * ldm + col) * esz;
 }
 
-/* Emit one request of SIZE-byte lanes at the reported addresses A. */
+/* Emit one request of SIZE-byte lanes at the reported addresses A; a
+ * generic fragment is LD.E/ST.E in the SASS: ncu's op_generic, not
+ * op_global or op_shared, so it counts no memory instruction here. */
 static int request(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t mask,
                    const uint64_t *a)
 {
-    coalsim_request r;
-    r.op = op;
-    r.space = sp;
-    r.size = size;
-    r.block = x->block_id;
-    r.warp = w->index;
-    r.active = mask;
-    r.label = in->label;
-    r.label_id = in->label_id;
-    r.line = in->line;
-    for (int l = 0; l < 32; l++) r.addr[l] = a[l];
-    /* a generic fragment is LD.E/ST.E in the SASS: ncu's op_generic, not op_global or op_shared */
     if (in->space != SP_GENERIC) x->exec.inst_mem[sp][op]++;
-    return ptx_put(x, w, in, &r);
+    return ptx_emit(x, w, in, op, sp, size, mask, a);
 }
 
 /* The SASS instructions a wmma instruction is beyond its one PTX
@@ -208,14 +198,8 @@ static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
             int sp;
             if (ptx_locate(x, w, in, in->space, a, 16, (int)l, &pp, &rows[l], &sp) != 0) return -1;
         }
-        coalsim_request r;
-        r.op = COALSIM_LDSM, r.space = COALSIM_SHARED, r.size = 16, r.block = x->block_id, r.warp = w->index;
-        r.active = n == 4 ? 0xffffffffu : 0xffffu;
-        r.label = in->label, r.label_id = in->label_id, r.line = in->line;
-        for (int l = 0; l < 32; l++) r.addr[l] = rows[l];
-        x->exec.inst_mem[COALSIM_SHARED][COALSIM_LDSM]++;
         made++;
-        if (ptx_put(x, w, in, &r) != 0) return -1;
+        if (request(x, w, in, COALSIM_LDSM, COALSIM_SHARED, 16, n == 4 ? 0xffffffffu : 0xffffu, rows) != 0) return -1;
     } else {
         for (unsigned e0 = 0; e0 < ne; e0 += unit) {
             int contiguous = 1;

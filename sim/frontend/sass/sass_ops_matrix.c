@@ -112,14 +112,11 @@ HANDLER(ldsm)
     unsigned char *p[32];
     if (rows(x, w, in, &in->o[1], n, p, COALSIM_LDSM) != 0) return -1;
     uint16_t e[32][8];
+    uint32_t regs[4][32];
     for (unsigned l = 0; l < 8 * n; l++) memcpy(e[l], p[l], 16);
-    if (in->o[0].reg == SASS_RZ) return 0;
-    for (unsigned k = 0; k < n; k++)
-        for (int t = 0; t < 32; t++) {
-            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-            w->r[in->o[0].reg + k][t] = trans ? (uint32_t)e[8 * k + c][r] | (uint32_t)e[8 * k + c + 1][r] << 16
-                                              : (uint32_t)e[8 * k + r][c] | (uint32_t)e[8 * k + r][c + 1] << 16;
-        }
+    mma_ldsm(e, n, (int)trans, regs);
+    if (in->o[0].reg != SASS_RZ)
+        for (unsigned k = 0; k < n; k++) memcpy(w->r[in->o[0].reg + k], regs[k], sizeof regs[k]);
     return 0;
 }
 
@@ -129,19 +126,12 @@ HANDLER(stsm)
     unsigned n = in->sub, trans = in->sub2;
     unsigned char *p[32];
     if (rows(x, w, in, &in->o[0], n, p, COALSIM_STSM) != 0) return -1;
-    for (unsigned k = 0; k < n; k++)
-        for (int t = 0; t < 32; t++) {
-            unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-            uint32_t v = in->o[1].reg == SASS_RZ ? 0 : w->r[in->o[1].reg + k][t];
-            uint16_t lo = (uint16_t)v, hi = (uint16_t)(v >> 16);
-            if (trans) {
-                memcpy(p[8 * k + c] + 2 * r, &lo, 2);
-                memcpy(p[8 * k + c + 1] + 2 * r, &hi, 2);
-            } else {
-                memcpy(p[8 * k + r] + 2 * c, &lo, 2);
-                memcpy(p[8 * k + r] + 2 * (c + 1), &hi, 2);
-            }
-        }
+    uint32_t regs[4][32] = {{0}};
+    uint16_t e[32][8];
+    if (in->o[1].reg != SASS_RZ)
+        for (unsigned k = 0; k < n; k++) memcpy(regs[k], w->r[in->o[1].reg + k], sizeof regs[k]);
+    mma_stsm(regs, n, (int)trans, e);
+    for (unsigned l = 0; l < 8 * n; l++) memcpy(p[l], e[l], 16);
     return 0;
 }
 
