@@ -217,6 +217,7 @@ START_TEST(test_every_bundled_sketch_runs_as_the_old_runner_did)
         "examples/sketches/transpose2.sketch", "examples/sketches/transpose3.sketch",
         "examples/sketches/transposeSmem.sketch", "examples/sketches/transposeSmemPad2.sketch",
         "gpu/sketches/col_sum_pitch.sketch", "gpu/sketches/copy_flat.sketch", "gpu/sketches/copy_pitch.sketch",
+        "examples/sketches/ldmatrix_tile.sketch",
     };
     /* small launches of the large ones */
     const char *const sets[] = {"M=96", "pitch=100", "n=4096", "N=96", "threads=64", "blocks=5", NULL};
@@ -232,6 +233,35 @@ START_TEST(test_every_bundled_sketch_runs_as_the_old_runner_did)
 }
 END_TEST
 
+static int ignore(void *ctx, const coalsim_request *r)
+{
+    (void)ctx, (void)r;
+    return 0;
+}
+
+START_TEST(test_ldsm_rows_misaligned_or_global_fail_alike_in_both_runners)
+{
+    static const char *const bad[] = {
+        "block 32\nshared half A[16][64]\nl = threadIdx.x\nldsm A[l % 16][l / 16]\n",     /* 2 bytes off */
+        "block 32\nshared half A[1][12]\nldsm A[0][8]\n",                                     /* a row past the end */
+        "block 32\nglobal half A[16][64]\nldsm A[0][0]\n",                                    /* not shared */
+    };
+    char why[800];
+    for (unsigned i = 0; i < 3; i++) {
+        const char *sets[] = {NULL};
+        ck_assert_msg(cmp_sketch(bad[i], sets, 32, 0, why, sizeof why) == NULL, "case %u: %s", i, why);
+        char err[512];
+        coalsim_sketch *sk = coalsim_sketch_compile(bad[i], "k.sketch", NULL, err, sizeof err);
+        if (sk) {
+            coalsim_sketch_opts o = {.warp_size = 32};
+            ck_assert_int_ne(coalsim_sketch_run(sk, &o, (coalsim_sink){ignore, NULL, NULL}, err, sizeof err), 0);
+            coalsim_sketch_free(sk);
+        }
+        ck_assert_msg(strstr(err, "ldsm"), "case %u: %s", i, err);
+    }
+}
+END_TEST
+
 Suite *make_sketch_oracle_suite(void)
 {
     Suite *s = suite_create("sketch_oracle");
@@ -239,6 +269,7 @@ Suite *make_sketch_oracle_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, test_every_bundled_sketch_runs_as_the_old_runner_did);
     tcase_add_test(c, test_compiled_sketches_match_the_old_runner_on_random_programs);
+    tcase_add_test(c, test_ldsm_rows_misaligned_or_global_fail_alike_in_both_runners);
     suite_add_tcase(s, c);
     return s;
 }

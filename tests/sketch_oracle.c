@@ -473,10 +473,11 @@ static int parse_program(sk *s, const char *text, const char *const *sets)
             }
             if (!s->failed && !a->ndims) sfail(s, s->line, col_of(s), "an array needs [dimensions]");
             if (!s->failed) s->narr++, line_end(s);
-        } else if (!strcmp(word, "ld") || !strcmp(word, "st")) {
+        } else if (!strcmp(word, "ld") || !strcmp(word, "st") || !strcmp(word, "ldsm") || !strcmp(word, "stsm")) {
             char name[32];
             t->kind = S_ACCESS;
             t->op = word[0] == 'l' ? COALSIM_LD : COALSIM_ST;
+            if (word[2]) t->op = word[0] == 'l' ? COALSIM_LDSM : COALSIM_STSM;
             skip_ws(s);
             int acol = col_of(s);
             if (!ident(s, name, sizeof name)) { sfail(s, s->line, acol, "expected an array"); break; }
@@ -484,6 +485,10 @@ static int parse_program(sk *s, const char *text, const char *const *sets)
             for (int i = 0; i < s->narr; i++)
                 if (!strcmp(s->arr[i].name, name)) t->arr = i;
             if (t->arr < 0) { sfail(s, s->line, acol, "unknown array '%s'", name); break; }
+            if ((t->op == COALSIM_LDSM || t->op == COALSIM_STSM) && s->arr[t->arr].space != COALSIM_SHARED) {
+                sfail(s, s->line, acol, "%s reads rows of shared memory; '%s' is global", t->op == COALSIM_LDSM ? "ldsm" : "stsm", name);
+                break;
+            }
             skip_ws(s);
             while (*s->p == '[' && !s->failed) {
                 s->p++;
@@ -619,6 +624,7 @@ static int run(sk *s, int from, int to, uint32_t *mask)
         case S_RETURN: *mask = 0; return 0;
         case S_ACCESS: {
             const array *a = &s->arr[t->arr];
+            char rowerr[200] = "";       /* ldsm/stsm: the first lane's bad row, raised once every lane's index is checked */
             for (int l = 0; l < W; l++) {
                 if (!(*mask >> l & 1)) continue;
                 int64_t off = 0;
@@ -635,11 +641,25 @@ static int run(sk *s, int from, int to, uint32_t *mask)
                 if (s->max_records && s->records == s->max_records)
                     return sfail(s, t->line, 0, "the sketch makes more than %llu records", (unsigned long long)s->max_records);
                 s->records++;
-                fprintf(s->out, "%s %s %u %s %lld %u 0x%llx\n", t->op == COALSIM_LD ? "ld" : "st",
-                        a->space == COALSIM_GLOBAL ? "global" : "shared", a->size, t->label,
+                uint64_t addr = a->base + (uint64_t)off * a->size;
+                unsigned size = a->size;
+                if (t->op == COALSIM_LDSM || t->op == COALSIM_STSM) {
+                    uint64_t bytes = a->size;
+                    for (int k = 0; k < a->ndims; k++) bytes *= (uint64_t)a->dims[k];
+                    size = 16;
+                    if ((addr % 16 || addr - a->base + 16 > bytes) && !rowerr[0])
+                        snprintf(rowerr, sizeof rowerr, "%s row at 0x%llx is not 16 aligned bytes inside %s (thread %u of block %lld)",
+                                 t->op == COALSIM_LDSM ? "ldsm" : "stsm", (unsigned long long)addr, a->name,
+                                 s->tid0 + (unsigned)l,
+                                 (long long)(s->bidx[0] + s->bidx[1] * s->grid[0] + s->bidx[2] * s->grid[0] * s->grid[1]));
+                }
+                static const char *const opw[] = {"ld", "st", "atom", "red", "ldsm", "stsm"};
+                fprintf(s->out, "%s %s %u %s %lld %u 0x%llx\n", opw[t->op],
+                        a->space == COALSIM_GLOBAL ? "global" : "shared", size, t->label,
                         (long long)(s->bidx[0] + s->bidx[1] * s->grid[0] + s->bidx[2] * s->grid[0] * s->grid[1]),
-                        s->tid0 + (unsigned)l, (unsigned long long)(a->base + (uint64_t)off * a->size));
+                        s->tid0 + (unsigned)l, (unsigned long long)addr);
             }
+            if (rowerr[0]) return sfail(s, t->line, 0, "%s", rowerr);
             i++;
             break;
         }

@@ -146,6 +146,9 @@ static int access_stmt(prog *g, sk_stmt *t, coalsim_op op)
     for (int i = 0; i < sk->narr; i++)          /* the last array of that name */
         if (!strcmp(sk->arr[i].name, name)) t->arr = i;
     if (t->arr < 0) return sk_fail(s->er, s->line, acol, "unknown array '%s'", name);
+    if ((op == COALSIM_LDSM || op == COALSIM_STSM) && sk->arr[t->arr].space != COALSIM_SHARED)
+        return sk_fail(s->er, s->line, acol, "%s reads rows of shared memory; '%s' is global", op == COALSIM_LDSM ? "ldsm" : "stsm",
+                       name);
     sk_skip_ws(s);
     while (*s->p == '[') {
         s->p++;
@@ -286,6 +289,8 @@ static int statement(prog *g)
     if (!strcmp(word, "shared")) return array_stmt(g, COALSIM_SHARED);
     if (!strcmp(word, "ld")) return access_stmt(g, t, COALSIM_LD);
     if (!strcmp(word, "st")) return access_stmt(g, t, COALSIM_ST);
+    if (!strcmp(word, "ldsm")) return access_stmt(g, t, COALSIM_LDSM);
+    if (!strcmp(word, "stsm")) return access_stmt(g, t, COALSIM_STSM);
     if (!strcmp(word, "if")) return block_stmt(g, t, 1);
     if (!strcmp(word, "for")) return block_stmt(g, t, 0);
     if (!strcmp(word, "else")) return else_stmt(g);

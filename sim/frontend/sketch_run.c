@@ -223,7 +223,21 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
                                "shared address 0x%llx is beyond the 4 GiB shared window (thread %u of block %lld)",
                                (unsigned long long)s->addr[l], w->tid0 + (unsigned)l, (long long)w->block);
         }
-    s->op = t->op, s->space = a->space, s->size = a->size, s->label = t->ulabel;
+    unsigned size = a->size;
+    if (t->op == COALSIM_LDSM || t->op == COALSIM_STSM) {
+        /* a lane gives the address of a 16-byte row (ldmatrix / stmatrix): aligned, inside the array */
+        uint64_t bytes = a->size;
+        for (int k = 0; k < a->ndims; k++) bytes *= (uint64_t)a->dims[k];
+        size = 16;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (s->addr[l] % 16 || s->addr[l] - base + 16 > bytes)
+                return sk_fail(&w->er, t->line, 0, "%s row at 0x%llx is not 16 aligned bytes inside %s (thread %u of block %lld)",
+                               t->op == COALSIM_LDSM ? "ldsm" : "stsm", (unsigned long long)s->addr[l], a->name,
+                               w->tid0 + (unsigned)l, (long long)w->block);
+        }
+    }
+    s->op = t->op, s->space = a->space, s->size = size, s->label = t->ulabel;
     s->block = w->block, s->warp = w->tid0 / SK_W, s->active = mask;
     int rc;
     if (w->ws == SK_W) {
