@@ -4,7 +4,7 @@
  *
  * PTX leaves a fragment's layout to the implementation; this one is the
  * H100's, read from the SASS ptxas makes of the CUDA samples' tensor-core
- * GEMMs (gpu/probes/runs/h100-matrix/README.md): a wmma.mma is two
+ * GEMMs on the H100 (their cubins disassembled; not kept here): a wmma.mma is two
  * HMMA.16816 (f16, bf16), two IMMA.16816 (8-bit), four HMMA.1684 (tf32) or
  * one DMMA.884, and the fragments are those instructions' operands.  A
  * 16x16 f16 A or B fragment has four distinct registers; PTX's other four
