@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "coalsim.h"
+#include "frontend/asyncgroups.h"
 #include "frontend/kernel/kmem.h"
 #include "wide.h"
 
@@ -217,7 +218,6 @@ _Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach ba
 #define SB_ASYNC 4096              /* cp.async: its copy joins the warp's open group */
 #define SB_ASYNC_COMMIT 8192       /* cp.async.commit_group (wait_all: commit, then wait for all) */
 #define SB_ASYNC_WAIT 16384        /* cp.async.wait_group N (pinst.imm) or wait_all: the warp waits for its older groups */
-#define PTX_ASYNC_GROUPS 8         /* committed cp.async groups a warp keeps apart; older ones are folded together */
 #define PTX_SCLASSES 56            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
@@ -388,10 +388,7 @@ typedef struct pwarp {
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
     uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
-    /* cp.async groups (scoreboard times): the open group's copies, the
-     * committed groups newest last, and the groups folded out of the ring */
-    uint64_t sb_async_open, sb_async[PTX_ASYNC_GROUPS], sb_async_old;
-    unsigned sb_async_n;
+    async_groups sb_async;     /* cp.async groups (scoreboard times) */
     int async_open;            /* a cp.async ran since the warp's last branch (ptxas's three dummy LDS come before a run) */
 } pwarp;
 

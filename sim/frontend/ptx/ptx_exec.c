@@ -463,7 +463,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->sb_floor = 0;
-        w->sb_async_open = w->sb_async_old = 0, w->sb_async_n = 0;
+        w->sb_async = (async_groups){0};
         w->async_open = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k;

@@ -810,30 +810,12 @@ unsigned ptx_sched_regs(const pfunc *f)
 
 void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t)
 {
-    if (in->sb_flags & SB_ASYNC) {
-        /* a load's latency (and one more load on the path), from its issue */
-        uint64_t ready = *t + x->sb_lat[SC_LD_GLOBAL];
-        if (ready > w->sb_async_open) w->sb_async_open = ready;
-        return;
-    }
-    if (in->sb_flags & SB_ASYNC_COMMIT) {
-        if (w->sb_async_n == PTX_ASYNC_GROUPS) {
-            if (w->sb_async[0] > w->sb_async_old) w->sb_async_old = w->sb_async[0];
-            memmove(w->sb_async, w->sb_async + 1, (PTX_ASYNC_GROUPS - 1) * sizeof w->sb_async[0]);
-            w->sb_async_n--;
-        }
-        w->sb_async[w->sb_async_n++] = w->sb_async_open;
-        w->sb_async_open = 0;
-    }
+    /* a copy arrives a load's latency (and one more load on the path) after it issues */
+    if (in->sb_flags & SB_ASYNC) async_copy(&w->sb_async, *t + x->sb_lat[SC_LD_GLOBAL]);
+    if (in->sb_flags & SB_ASYNC_COMMIT) async_commit(&w->sb_async);
     if (in->sb_flags & SB_ASYNC_WAIT) {
-        /* wait_group N: all but the N newest committed groups (wait_all: N = 0) */
-        uint64_t n = (in->sb_flags & SB_ASYNC_COMMIT) ? 0 : in->imm, ready = w->sb_async_old;
-        for (unsigned k = 0; k + n < w->sb_async_n; k++)
-            if (w->sb_async[k] > ready) ready = w->sb_async[k];
+        /* wait_group N (wait_all commits first: N = 0) */
+        uint64_t ready = async_wait(&w->sb_async, (in->sb_flags & SB_ASYNC_COMMIT) ? 0 : in->imm);
         if (ready > *t) *t = ready;
-        if (n == 0) {
-            w->sb_async_n = 0;
-            w->sb_async_old = 0;
-        }
     }
 }

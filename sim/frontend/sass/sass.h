@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "coalsim.h"
+#include "frontend/asyncgroups.h"
 #include "frontend/kernel/kmem.h"
 
 #define SASS_RZ 255u        /* R255 reads 0, writes vanish */
@@ -248,10 +249,7 @@ typedef struct swarp {
     uint64_t sb_t;             /* the earliest the next instruction may issue */
     uint64_t sb_issued;        /* instructions issued since the last barrier */
     uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
-    /* LDGSTS groups: when the open group's copies arrive, and the committed
-     * groups' (LDGDEPBAR), newest last; DEPBAR.LE SB0, N waits for all but N */
-    uint64_t sb_async_open, sb_async[8];
-    unsigned sb_async_n;
+    async_groups sb_async;     /* LDGSTS groups (LDGDEPBAR closes one; DEPBAR.LE SB0, N waits) */
 } swarp;
 
 typedef struct sctx {

@@ -174,33 +174,22 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         memset(w->sb_ready, 0, sizeof w->sb_ready);
         w->sb_t = w->sb_issued = 0;
         memset(w->sb_pipe, 0, sizeof w->sb_pipe);
-        w->sb_async_open = 0, w->sb_async_n = 0;
+        w->sb_async = (async_groups){0};
     }
     x->sb_bar = 0;
 }
 
-/* LDGSTS, LDGDEPBAR, DEPBAR.LE SB0, N at issue time *T: as ptx_sched_async
- * (the copy arrives a load's latency later; a wait waits for all but the N
- * newest committed groups). */
-static void async_groups(sctx *x, swarp *w, const sinst *in, uint64_t *t)
+/* LDGSTS, LDGDEPBAR, DEPBAR.LE SB0, N at issue time *T (asyncgroups.h):
+ * the copy arrives a load's latency later. */
+static void async_step(sctx *x, swarp *w, const sinst *in, uint64_t *t)
 {
     switch (in->async) {
-    case SASS_ASYNC_COPY:
-        if (*t + x->sb_load_lat > w->sb_async_open) w->sb_async_open = *t + x->sb_load_lat;
-        break;
-    case SASS_ASYNC_COMMIT:
-        if (w->sb_async_n == 8) {      /* the oldest two folded into one */
-            if (w->sb_async[1] < w->sb_async[0]) w->sb_async[1] = w->sb_async[0];
-            memmove(w->sb_async, w->sb_async + 1, 7 * sizeof w->sb_async[0]);
-            w->sb_async_n--;
-        }
-        w->sb_async[w->sb_async_n++] = w->sb_async_open;
-        w->sb_async_open = 0;
-        break;
+    case SASS_ASYNC_COPY: async_copy(&w->sb_async, *t + x->sb_load_lat); break;
+    case SASS_ASYNC_COMMIT: async_commit(&w->sb_async); break;
     case SASS_ASYNC_WAIT: {
         uint64_t n = in->nops && in->o[in->nops - 1].kind == SO_IMM ? in->o[in->nops - 1].imm : 0;
-        for (unsigned k = 0; k + n < w->sb_async_n; k++)
-            if (w->sb_async[k] > *t) *t = w->sb_async[k];
+        uint64_t ready = async_wait(&w->sb_async, n);
+        if (ready > *t) *t = ready;
         break;
     }
     default: break;
@@ -212,7 +201,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
     uint64_t t = w->sb_t;
     for (unsigned k = 0; k < in->sb_nsrc; k++)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
-    if (in->async) async_groups(x, w, in, &t);
+    if (in->async) async_step(x, w, in, &t);
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
