@@ -464,6 +464,9 @@ int ptx_run_block(pctx *x, uint64_t b);
 /* An error at instruction IN: "FILE:LINE (PTX line N: text): what". */
 int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* *R: the memory request of IN for lanes M at the report addresses A. */
+void ptx_request(const pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size,
+                 uint32_t m, const uint64_t *a, coalsim_request *r);
 /* Emit the memory request of IN for lanes M at the report addresses A. */
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
              const uint64_t *a);
@@ -527,6 +530,14 @@ int ptx_dec_addr(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst
  * 0, or -1 if NAME is neither. */
 int ptx_dec_reg(pfunc *f, const char *name, uint32_t *v, int *is_pred);
 int ptx_has_mod(const raw_inst *ri, const char *mod);
+/* IN's operand registers (pfunc.xslots from pinst.xs) in warp W's frame. */
+static inline const uint32_t *ptx_xslots(const pwarp *w, const pinst *in)
+{
+    return w->frames[w->depth - 1].fn->xslots + in->xs;
+}
+/* 0 if lanes M are all 32 of warp W, else -1 with X->err: a .sync.aligned
+ * WHAT instruction ("matrix", "wmma") needs the whole warp. (ptx_ops_matrix.c) */
+int ptx_whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m, const char *what);
 /* Append operand K's registers (a {vector} or one register; destinations
  * if DST, else sources of type T) to F's xslots; *N gets how many.  0, or
  * -1 with ERR.  (ptx_ops_matrix.c) */

@@ -522,23 +522,29 @@ void ptx_ctx_free(pctx *x)
     x->nmemo = 0;
 }
 
+void ptx_request(const pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size,
+                 uint32_t m, const uint64_t *a, coalsim_request *r)
+{
+    r->op = op;
+    r->space = sp;
+    r->size = size;
+    r->block = x->block_id;
+    r->warp = w->index;
+    r->active = m;
+    r->label = in->label;
+    r->label_id = in->label_id;
+    r->line = in->line;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        r->addr[l] = a[l];
+    }
+}
+
 int ptx_emit(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, coalsim_space sp, unsigned size, uint32_t m,
              const uint64_t *a)
 {
     coalsim_request r;
-    r.op = op;
-    r.space = sp;
-    r.size = size;
-    r.block = x->block_id;
-    r.warp = w->index;
-    r.active = m;
-    r.label = in->label;
-    r.label_id = in->label_id;
-    r.line = in->line;
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        r.addr[l] = a[l];
-    }
+    ptx_request(x, w, in, op, sp, size, m, a, &r);
     if (in->sb_group > 1 && sp == COALSIM_SHARED && x->sb_on) ptx_sched_joined(x, in, &r);
     return ptx_put(x, w, in, &r);
 }

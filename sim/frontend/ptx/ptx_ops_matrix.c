@@ -22,9 +22,6 @@
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
 
-/* the operand slots of IN (pfunc.xslots) */
-static const uint32_t *xslots(const pwarp *w, const pinst *in) { return w->frames[w->depth - 1].fn->xslots + in->xs; }
-
 /* ---- ldmatrix, stmatrix, movmatrix ---- */
 
 /* The shared memory of the row lane L names: P its 16 bytes, *REPORT its address. */
@@ -39,13 +36,12 @@ static int matrix_row(pctx *x, pwarp *w, const pinst *in, int l, unsigned char *
     return 0;
 }
 
-/* Every lane of the warp must run a .sync.aligned matrix instruction. */
-static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
+int ptx_whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m, const char *what)
 {
     uint32_t want = w->alive & ~w->exited;
     if (m == want && want == 0xffffffffu) return 0;
-    return ptx_fail(x, in, "executed by lanes 0x%08x of warp %u: a .sync.aligned matrix instruction needs all 32", m,
-                    w->index);
+    return ptx_fail(x, in, "executed by lanes 0x%08x of warp %u: a .sync.aligned %s instruction needs all 32", m,
+                    w->index, what);
 }
 
 /* Emit the LDSM/STSM request of rows lanes 0..8n-1 name. */
@@ -58,7 +54,7 @@ static int matrix_request(pctx *x, const pwarp *w, const pinst *in, coalsim_op o
 HANDLER(ldmatrix)
 {
     unsigned n = in->nvec, trans = in->sub;
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "matrix") != 0) return -1;
     uint16_t rows[32][8];
     uint64_t rep[32];
     for (unsigned l = 0; l < 8 * n; l++) {
@@ -69,7 +65,7 @@ HANDLER(ldmatrix)
     if (matrix_request(x, w, in, COALSIM_LDSM, n, rep) != 0) return -1;
     uint32_t regs[4][32];
     mma_ldsm(rows, n, (int)trans, regs);
-    const uint32_t *xs = xslots(w, in);
+    const uint32_t *xs = ptx_xslots(w, in);
     for (unsigned k = 0; k < n; k++) {
         uint64_t *D = SLOT(w, xs[k]);
         for (int t = 0; t < 32; t++) D[t] = regs[k][t];
@@ -81,13 +77,13 @@ HANDLER(ldmatrix)
 HANDLER(stmatrix)
 {
     unsigned n = in->nvec, trans = in->sub;
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "matrix") != 0) return -1;
     unsigned char *p[32];
     uint64_t rep[32];
     for (unsigned l = 0; l < 8 * n; l++)
         if (matrix_row(x, w, in, (int)l, &p[l], &rep[l]) != 0) return -1;
     if (matrix_request(x, w, in, COALSIM_STSM, n, rep) != 0) return -1;
-    const uint32_t *xs = xslots(w, in);
+    const uint32_t *xs = ptx_xslots(w, in);
     uint32_t regs[4][32];
     uint16_t rows[32][8];
     for (unsigned k = 0; k < n; k++)
@@ -101,7 +97,7 @@ HANDLER(stmatrix)
  * transposed, in d. */
 HANDLER(movmatrix)
 {
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "matrix") != 0) return -1;
     const uint64_t *A = SLOT(w, in->a);
     uint16_t e[8][8];
     for (int t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)A[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(A[t] >> 16);
@@ -120,7 +116,7 @@ HANDLER(movmatrix)
  * accumulator (mma.h's enums). */
 HANDLER(mma)
 {
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "matrix") != 0) return -1;
     mma_shape sh = (mma_shape)in->sub;
     mma_kind kind = (mma_kind)in->sub2;
     mma_acc acc = (mma_acc)in->imm;
@@ -128,7 +124,7 @@ HANDLER(mma)
     (void)mma_words(sh, kind, acc, &na, &nb, &nc);     /* checked when decoded */
     int wide_in = kind == MMA_F64, wide_acc = acc == MMA_ACC_F64;
     unsigned sa = wide_in ? na / 2 : na, sb = wide_in ? nb / 2 : nb, sc = wide_acc ? nc / 2 : nc;
-    const uint32_t *xs = xslots(w, in);      /* d[sc], a[sa], b[sb], c[sc] */
+    const uint32_t *xs = ptx_xslots(w, in);      /* d[sc], a[sa], b[sb], c[sc] */
     uint32_t A[8][32], B[8][32], C[8][32], D[8][32];
     struct { uint32_t (*dst)[32]; unsigned first, n; int wide; } ops[3] = {
         {A, sc, sa, wide_in}, {B, sc + sa, sb, wide_in}, {C, sc + sa + sb, sc, wide_acc}};
@@ -192,24 +188,14 @@ HANDLER(cp_async)
         memcpy(dp[l], buf, size);
     }
     if (!reads) return 0;
+    coalsim_op op = in->sub ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
     coalsim_request g, s;
-    g.op = in->sub ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
-    g.space = COALSIM_GLOBAL;
-    g.size = size;
-    g.block = x->block_id;
-    g.warp = w->index;
-    g.active = reads;
-    g.label = in->label;
-    g.label_id = in->label_id;
-    g.line = in->line;
-    for (uint32_t mm = reads; mm; mm &= mm - 1) g.addr[__builtin_ctz(mm)] = src[__builtin_ctz(mm)];
     coalsim_result gr, sr;
+    ptx_request(x, w, in, op, COALSIM_GLOBAL, size, reads, src, &g);
     coalsim_ldgsts(x->arch, &g, dstrep, &gr, &sr);
     if (ptx_put_result(x, &g, &gr) != 0) return -1;
     if (in->sub) return 0;       /* .cg: no LSU wavefronts */
-    s = g;
-    s.space = COALSIM_SHARED;
-    for (uint32_t mm = reads; mm; mm &= mm - 1) s.addr[__builtin_ctz(mm)] = dstrep[__builtin_ctz(mm)];
+    ptx_request(x, w, in, op, COALSIM_SHARED, size, reads, dstrep, &s);
     return ptx_put_result(x, &s, &sr);
 }
 

@@ -76,12 +76,12 @@ static void elem_at(unsigned sh, unsigned kind, unsigned mat, unsigned t, unsign
 }
 
 /* Distinct elements a lane holds, and the registers PTX gives the fragment. */
-static unsigned frag_elems(unsigned sh, unsigned kind, unsigned mat)
+static unsigned frag_elems(unsigned sh, unsigned mat)
 {
     if (sh == WS_884) return mat == WM_C ? 2 : 1;
     if (mat == WM_C) return 8;
     if (sh == WS_16168) return 4;
-    return kind == WK_S8 || kind == WK_U8 ? 8 : 8;
+    return 8;
 }
 
 static unsigned frag_regs(unsigned sh, unsigned kind, unsigned mat)
@@ -133,22 +133,14 @@ static void extra_sass(pctx *x, unsigned n)
     if (n > 1) x->exec.inst_executed += n - 1, x->exec.thread_inst_executed += 32 * (uint64_t)(n - 1);
 }
 
-static int whole_warp(pctx *x, const pwarp *w, const pinst *in, uint32_t m)
-{
-    uint32_t want = w->alive & ~w->exited;
-    if (m == want && want == 0xffffffffu) return 0;
-    return ptx_fail(x, in, "executed by lanes 0x%08x of warp %u: a .sync.aligned wmma instruction needs all 32", m,
-                    w->index);
-}
-
 /* Load or store (ST) the fragment: values between memory and the registers
  * xslots[0..), the requests as the SASS makes them. */
 static int move(pctx *x, pwarp *w, const pinst *in, uint32_t m, int st)
 {
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "wmma") != 0) return -1;
     unsigned sh = in->sub >> 4, kind = in->sub2, mat = in->sub & 3, esz = esize(kind);
-    unsigned ne = frag_elems(sh, kind, mat), nr = frag_regs(sh, kind, mat), unit = unit_elems(sh, kind, mat);
-    const uint32_t *xs = w->frames[w->depth - 1].fn->xslots + in->xs;
+    unsigned ne = frag_elems(sh, mat), nr = frag_regs(sh, kind, mat), unit = unit_elems(sh, kind, mat);
+    const uint32_t *xs = ptx_xslots(w, in);
     uint64_t ldm = in->b != UINT32_MAX ? (uint32_t)SLOT(w, in->b)[0] : 0;
     uint64_t base[32];
     int space = -1;
@@ -260,12 +252,12 @@ HANDLER(wmma_store) { return move(x, w, in, m, 1); }
  * (PT_F32, PT_F16X2, PT_S32, PT_F64); xslots: d, a, b, c. */
 HANDLER(wmma_mma)
 {
-    if (whole_warp(x, w, in, m) != 0) return -1;
+    if (ptx_whole_warp(x, w, in, m, "wmma") != 0) return -1;
     unsigned sh = in->sub >> 4, kind = in->sub2;
     ptype acc = (ptype)in->type;
     unsigned ckind = acc == PT_F16X2 ? WK_F16 : acc == PT_S32 ? WK_S32 : acc == PT_F64 ? WK_F64 : WK_F32;
     unsigned nd = frag_regs(sh, ckind, WM_C), na = frag_regs(sh, kind, WM_A), nb = frag_regs(sh, kind, WM_B);
-    const uint32_t *xs = w->frames[w->depth - 1].fn->xslots + in->xs;
+    const uint32_t *xs = ptx_xslots(w, in);
     mma_kind mk = kind == WK_F16 ? MMA_F16 : kind == WK_BF16 ? MMA_BF16 : kind == WK_TF32 ? MMA_TF32
                 : kind == WK_S8 ? MMA_S8 : kind == WK_U8 ? MMA_U8 : MMA_F64;
     mma_acc ma = acc == PT_F16X2 ? MMA_ACC_F16 : acc == PT_S32 ? MMA_ACC_S32 : acc == PT_F64 ? MMA_ACC_F64 : MMA_ACC_F32;

@@ -12,14 +12,6 @@
 #define HANDLER(name) static int name(sctx *x, swarp *w, const sinst *in, uint32_t m)
 #define DECODE(name) static int name(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap)
 
-static int has(const char *op, const char *mod)
-{
-    size_t n = strlen(mod);
-    for (const char *s = strchr(op, '.'); s; s = strchr(s + 1, '.'))
-        if (!strncmp(s + 1, mod, n) && (s[1 + n] == '.' || s[1 + n] == '\0')) return 1;
-    return 0;
-}
-
 static int whole_warp(sctx *x, const swarp *w, const sinst *in, uint32_t m)
 {
     uint32_t want = w->alive & ~w->exited;
@@ -62,17 +54,17 @@ DECODE(dec_mma)
     int sh = -1, kind = -1, acc = -1;
     const char *op = ri->op;
     if (!strncmp(op, "DMMA", 4)) {
-        if (has(op, "8x8x4") || has(op, "884")) sh = MMA_884, kind = MMA_F64, acc = MMA_ACC_F64;
+        if (sass_has_mod(ri, "8x8x4") || sass_has_mod(ri, "884")) sh = MMA_884, kind = MMA_F64, acc = MMA_ACC_F64;
     } else if (!strncmp(op, "IMMA", 4)) {
-        sh = has(op, "16832") ? MMA_16832 : has(op, "16816") ? MMA_16816 : -1;
-        int s8 = has(op, "S8"), u8 = has(op, "U8");
+        sh = sass_has_mod(ri, "16832") ? MMA_16832 : sass_has_mod(ri, "16816") ? MMA_16816 : -1;
+        int s8 = sass_has_mod(ri, "S8"), u8 = sass_has_mod(ri, "U8");
         kind = s8 && !u8 ? MMA_S8 : u8 && !s8 ? MMA_U8 : -1;
         acc = MMA_ACC_S32;
-        if (has(op, "SAT")) in->flags |= SF_SAT;
+        if (sass_has_mod(ri, "SAT")) in->flags |= SF_SAT;
     } else {
-        sh = has(op, "16816") ? MMA_16816 : has(op, "1688") ? MMA_1688 : has(op, "1684") ? MMA_1684 : -1;
-        kind = has(op, "BF16") ? MMA_BF16 : has(op, "TF32") ? MMA_TF32 : MMA_F16;
-        acc = has(op, "F32") ? MMA_ACC_F32 : has(op, "F16") ? MMA_ACC_F16 : -1;
+        sh = sass_has_mod(ri, "16816") ? MMA_16816 : sass_has_mod(ri, "1688") ? MMA_1688 : sass_has_mod(ri, "1684") ? MMA_1684 : -1;
+        kind = sass_has_mod(ri, "BF16") ? MMA_BF16 : sass_has_mod(ri, "TF32") ? MMA_TF32 : MMA_F16;
+        acc = sass_has_mod(ri, "F32") ? MMA_ACC_F32 : sass_has_mod(ri, "F16") ? MMA_ACC_F16 : -1;
     }
     unsigned na, nb, nc;
     in->kind = SK_OP;
@@ -138,17 +130,17 @@ HANDLER(stsm)
 /* LDSM.16.M88{.2,.4} Rd, [a] / LDSM.16.MT88...; STSM.16.M88{.2,.4} [a], Rs */
 static int dec_matrix(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap, int st)
 {
-    unsigned n = has(ri->op, "4") ? 4 : has(ri->op, "2") ? 2 : 1;
+    unsigned n = sass_has_mod(ri, "4") ? 4 : sass_has_mod(ri, "2") ? 2 : 1;
     in->kind = SK_MEM;
     in->cs_space = COALSIM_SHARED;
     in->cs_op = st ? COALSIM_STSM : COALSIM_LDSM;
     in->width = 4 * (uint8_t)n;
-    if (!has(ri->op, "16") || !(has(ri->op, "M88") || has(ri->op, "MT88"))) return 0;
+    if (!sass_has_mod(ri, "16") || !(sass_has_mod(ri, "M88") || sass_has_mod(ri, "MT88"))) return 0;
     int a = st ? 0 : 1, r = st ? 1 : 0;
     if (ri->nops != 2 || ri->ops[a].kind != SO_MEM || ri->ops[r].kind != SO_R || ri->ops[r].reg + n > SASS_RZ + (ri->ops[r].reg == SASS_RZ))
         return sass_dec_fail(p, ri, err, cap, "needs a register run of %u and a [shared address]", n);
     in->sub = (uint8_t)n;
-    in->sub2 = (uint8_t)has(ri->op, "MT88");
+    in->sub2 = (uint8_t)sass_has_mod(ri, "MT88");
     in->fn = st ? stsm : ldsm;
     return 0;
 }
@@ -204,14 +196,14 @@ HANDLER(ldgsts)
 
 DECODE(dec_ldgsts)
 {
-    int bypass = has(ri->op, "BYPASS");
+    int bypass = sass_has_mod(ri, "BYPASS");
     in->kind = SK_MEM;
-    in->width = has(ri->op, "128") ? 16 : has(ri->op, "64") ? 8 : 4;
+    in->width = sass_has_mod(ri, "128") ? 16 : sass_has_mod(ri, "64") ? 8 : 4;
     in->cs_space = COALSIM_GLOBAL;
     in->cs_op = bypass ? COALSIM_LDGSTS_BYPASS : COALSIM_LDGSTS;
     in->sub = (uint8_t)bypass;
     /* ZFILL and the other forms with a source size: not yet */
-    if (has(ri->op, "ZFILL") || ri->nops < 2 || ri->nops > 3) return 0;
+    if (sass_has_mod(ri, "ZFILL") || ri->nops < 2 || ri->nops > 3) return 0;
     if (ri->ops[0].kind != SO_MEM || ri->ops[1].kind != SO_MEM || (ri->nops == 3 && ri->ops[2].kind != SO_P))
         return sass_dec_fail(p, ri, err, cap, "needs [shared address], [global address] and perhaps a predicate");
     in->fn = ldgsts;

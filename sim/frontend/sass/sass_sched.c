@@ -79,14 +79,6 @@ static void slots(sinst *in, const sopnd *o, unsigned span, int dst)
     }
 }
 
-static int has(const char *op, const char *mod)
-{
-    size_t n = strlen(mod);
-    for (const char *s = strchr(op, '.'); s; s = strchr(s + 1, '.'))
-        if (!strncmp(s + 1, mod, n) && (s[1 + n] == '.' || s[1 + n] == '\0')) return 1;
-    return 0;
-}
-
 void sass_sched_decode(const sraw *ri, sinst *in)
 {
     unsigned pipe;
@@ -142,8 +134,8 @@ void sass_sched_decode(const sraw *ri, sinst *in)
     }
     int mem = in->kind == SK_MEM, fp64 = ri->op[0] == 'D' && strncmp(ri->op, "DEPBAR", 6) != 0 && strncmp(ri->op, "DMMA", 4) != 0;
     unsigned data = mem && in->width > 4 ? in->width / 4u : 1;
-    unsigned res = has(ri->op, "128") ? 4 : has(ri->op, "64") || fp64 ? 2 : 1;
-    if (!strncmp(ri->op, "IMAD.WIDE", 9) || (!strncmp(ri->op, "CS2R", 4) && !has(ri->op, "32"))) res = 2;
+    unsigned res = sass_has_mod(ri, "128") ? 4 : sass_has_mod(ri, "64") || fp64 ? 2 : 1;
+    if (!strncmp(ri->op, "IMAD.WIDE", 9) || (!strncmp(ri->op, "CS2R", 4) && !sass_has_mod(ri, "32"))) res = 2;
     if (mem) res = data;
     for (unsigned k = 0; k < in->nops; k++) {
         const sopnd *o = &in->o[k];
