@@ -34,7 +34,7 @@ MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c 
             analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
                sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c mma.c) \
-               $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
+               $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c memory.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_sched.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
@@ -43,7 +43,11 @@ FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsi
 REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report_csv.c metrics.c explain.c \
              picture.c html.c timechart.c report_string.c report_source.c)
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c)
+# coalsim run's CUDA driver (build/driver/libcuda.so.1): the library's PIC
+# objects and these, exporting the driver API's cu* names only.
+DRIVER_SRC = $(addprefix sim/driver/,api.c attrs.c exports.c fatbin.c integrity.c procaddr.c state.c)
+DRIVER_OBJ = $(DRIVER_SRC:%.c=$(BUILD)/pic/%.o)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c run.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
@@ -66,7 +70,12 @@ SONAME = libcoalsim.so.$(firstword $(subst ., ,$(VERSION)))
 
 .PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck clangcheck fuzz bench examples deps clean \
         install uninstall probes gpu identity kernel-ptx
-all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a $(BUILD)/libcoalsim.so
+all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a $(BUILD)/libcoalsim.so $(BUILD)/driver/libcuda.so.1
+
+$(BUILD)/driver/libcuda.so.1: $(DRIVER_OBJ) $(PIC_OBJ) sim/driver/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_LDFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=sim/driver/libcuda.map -o $@ \
+	    $(DRIVER_OBJ) $(PIC_OBJ) $(ZLIB_LIBS) -lm -ldl -pthread
 
 $(BUILD)/libcoalsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -276,4 +285,4 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz build-clang
 
--include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(DRIVER_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -796,6 +796,9 @@ typedef struct coalsim_launch {
     unsigned regs;             /* registers a thread for the time model's occupancy (0: not known) */
     const char *regs_from;     /* where REGS came from ("ptxas", "--regs", "estimate"; static), or NULL */
     const char *args;          /* one entry a parameter, comma-separated: numbers and NAME[:SIZE][=FILL] buffers */
+    const void *const *param_values;   /* instead of ARGS: each parameter's bytes (cuLaunchKernel's kernelParams) */
+    const void *param_buffer;          /* or all of them laid out as the kernel's parameters are (its extra) */
+    size_t param_buffer_size;
     unsigned threads;          /* worker threads (0: every core) */
     coalsim_progress_fn progress;
     void *progress_ctx;
@@ -837,6 +840,36 @@ uint64_t coalsim_kernel_buffer_base(const coalsim_kernel *k, const char *name);
  * name and size in bytes of the I-th (NULL past the last; size 0: unsized). */
 size_t coalsim_kernel_buffer_count(const coalsim_kernel *k);
 const char *coalsim_kernel_buffer(const coalsim_kernel *k, size_t i, uint64_t *size);
+
+/* ---- memory kept across launches (memory.c): a GPU's global memory as a
+ *   program sees it, for coalsim run's driver; launches of any kernel of
+ *   any module that use it see what earlier launches and copies left. */
+typedef struct coalsim_memory coalsim_memory;
+coalsim_memory *coalsim_memory_new(void);
+void coalsim_memory_free(coalsim_memory *m);
+/* A new zeroed allocation of SIZE bytes (as cudaMalloc places them, 256-byte
+ * aligned): its address, or 0 if SIZE is 0 or the address space ran out. */
+uint64_t coalsim_memory_alloc(coalsim_memory *m, uint64_t size);
+/* Free the allocation at ADDR.  0, or -1 if no allocation starts there. */
+int coalsim_memory_release(coalsim_memory *m, uint64_t addr);
+/* The allocation (or module variable) holding [ADDR, ADDR + N): its base
+ * and size.  0, or -1 if none holds the whole range. */
+int coalsim_memory_find(const coalsim_memory *m, uint64_t addr, uint64_t n, uint64_t *base, uint64_t *size);
+/* Copy N bytes in, out, or within (each range inside one allocation).  0, or
+ * -1 if a range is not. */
+int coalsim_memory_write(coalsim_memory *m, uint64_t addr, const void *src, size_t n);
+int coalsim_memory_read(coalsim_memory *m, uint64_t addr, void *dst, size_t n);
+int coalsim_memory_copy(coalsim_memory *m, uint64_t dst, uint64_t src, size_t n);
+/* Set N elements of SIZE bytes (1, 2 or 4) at ADDR to VALUE (memset). */
+int coalsim_memory_set(coalsim_memory *m, uint64_t addr, uint32_t value, unsigned size, size_t n);
+/* Run K's launches in M from now on, not in memory of their own: M keeps
+ * what they write, and K's module variables (__device__, __constant__) are
+ * placed in M now, initialised.  0, or -1 with why in ERR. */
+int coalsim_kernel_use_memory(coalsim_kernel *k, coalsim_memory *m, char *err, size_t cap);
+/* The address in the memory of coalsim_kernel_use_memory of K's module
+ * variable NAME (a __device__ or __constant__ variable's mangled name), its
+ * size in *SIZE; 0 if there is none. */
+uint64_t coalsim_kernel_symbol(const coalsim_kernel *k, const char *name, uint64_t *size);
 
 /* What kind of kernel file PATH is, by its name (and an ELF header): */
 typedef enum {

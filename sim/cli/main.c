@@ -16,13 +16,14 @@
 #include "kernelcmd.h"
 #include "output.h"
 #include "parallel.h"
+#include "run.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -62,6 +63,10 @@ static const struct option_def {
     {O_DEFINE, "--define", "NAME[=VALUE]", "FILE.cu: a macro for the compiler (repeatable)"},
     {O_INCLUDE, "--include", "DIR", "FILE.cu: a folder of headers (repeatable)"},
     {O_COMPILER, "--compiler", "nvcc|clang", "FILE.cu: the compiler (default nvcc when found, else clang)"},
+    {O_KNAME, "--kernel-name", "NAME", "run (-k): report the launches of kernel NAME only (plain, demangled or mangled; regex:RE)"},
+    {O_LSKIP, "--launch-skip", "N", "run (-s): skip the first N launches the report would show"},
+    {O_LCOUNT, "--launch-count", "N", "run (-c): report N launches at most"},
+    {O_LOGFILE, "--log-file", "FILE", "run: the report into FILE, not stdout"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -78,7 +83,8 @@ static void help(void)
            "       coalsim sketch FILE.sketch [--set NAME=VALUE]...   (a kernel sketch's trace)\n"
            "       coalsim FILE.cu|FILE.ptx [--sass] --grid X[,Y[,Z]] --block X[,Y[,Z]] --args LIST [options]\n"
            "       coalsim FILE.sass|FILE.cubin [--ptx FILE.cu|FILE.ptx] --grid ... --block ... --args ... [options]\n"
-           "       coalsim trace [options] FILE   (the requests of a kernel, sketch or trace as a v1 trace)\n\n"
+           "       coalsim trace [options] FILE   (the requests of a kernel, sketch or trace as a v1 trace)\n"
+           "       coalsim run [options] [--] PROGRAM [ARGS...]   (every launch of a CUDA program, no GPU)\n\n"
            "Reads per-thread address traces (text format v1, docs/trace-format.md, plain or\n"
            "gzip; binary, docs/binary-format.md; NVBit mem_trace output; Accel-Sim traces;\n"
            "'-' is stdin) and reports, per access (label, op, space, size), the 32-byte\n"
@@ -132,6 +138,8 @@ typedef struct {
     long mlp;               /* --mlp */
     kernel_opts kernel;     /* FILE.cu / FILE.ptx */
     int trace_out;          /* coalsim trace: the requests as a v1 trace, no report */
+    int run;                /* coalsim run PROGRAM */
+    run_opts ro;            /* its options */
 } config;
 
 #define HTML_REQUESTS 64    /* requests drawn one by one in the HTML report */
@@ -322,7 +330,11 @@ static int command(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "trace") == 0) {
         cf.trace_out = 1;
         argc--, argv++;
+    } else if (argc > 1 && strcmp(argv[1], "run") == 0) {
+        cf.run = 1;
+        argc--, argv++;
     }
+    int prog = 0;           /* coalsim run: where the program's command line starts */
     const char *arch_name = "hopper";
     long warp = 0, sector = 0, line = 0, banks = 0, bwidth = 0, bmode = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -342,6 +354,10 @@ static int command(int argc, char **argv)
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (cf.run && (only_files || a[0] != '-')) {
+            prog = i;       /* the program and its arguments: coalsim's options end */
+            break;
+        }
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
             files[nfiles++] = a;
             continue;
@@ -350,6 +366,9 @@ static int command(int argc, char **argv)
             only_files = 1;
             continue;
         }
+        /* ncu's short names */
+        if (cf.run && (!strcmp(a, "-k") || !strcmp(a, "-s") || !strcmp(a, "-c")))
+            a = a[1] == 'k' ? "--kernel-name" : a[1] == 's' ? "--launch-skip" : "--launch-count";
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             help();
             free(files);
@@ -422,6 +441,17 @@ static int command(int argc, char **argv)
             break;
         }
         case O_ARGS: cf.kernel.args = val; break;
+        case O_KNAME: cf.ro.kernel_name = val; break;
+        case O_LSKIP:
+        case O_LCOUNT:
+            if (val[strspn(val, "0123456789")] || !*val || strlen(val) > 9) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error(o->id == O_LSKIP ? "--launch-skip takes a number of launches, not '%s'"
+                                                    : "--launch-count takes a number of launches, not '%s'", val);
+            }
+            *(o->id == O_LSKIP ? &cf.ro.skip : &cf.ro.count) = val;
+            break;
+        case O_LOGFILE: cf.ro.log_file = val; break;
         case O_DEFINE: defines[ndefines++] = val; break;
         case O_INCLUDE: includes[nincludes++] = val; break;
         case O_COMPILER:
@@ -554,6 +584,36 @@ static int command(int argc, char **argv)
         free(files);
         free(sets), free(defines), free(includes);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");
+    }
+    if (!cf.run && (cf.ro.kernel_name || cf.ro.skip || cf.ro.count || cf.ro.log_file)) {
+        free(files), free(sets), free(defines), free(includes);
+        return usage_error("%s", "--kernel-name, --launch-skip, --launch-count and --log-file go with coalsim run");
+    }
+    if (cf.run) {
+        const char *bad_run = NULL;
+        if (!prog) bad_run = "coalsim run needs a program: coalsim run [options] [--] PROGRAM [ARGS...]";
+        else if (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel || ndefines ||
+                 nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump || cf.kernel.sass ||
+                 cf.kernel.ptx || cf.kernel.regs || nsets)
+            bad_run = "coalsim run takes the launches from the program: --kernel, --grid, --block, --args and the "
+                      "other kernel-file options do not apply (--kernel-name/-k selects launches)";
+        else if (cf.per_request || cf.html || cf.trace_out)
+            bad_run = "coalsim run does not take --per-request, --picture or --html yet";
+        else if (strcmp(cf.arch.name, "hopper") != 0)
+            bad_run = "coalsim run models an H100 or H200 (the hopper preset)";
+        else if (cf.mlp != 16)
+            bad_run = "coalsim run does not take --mlp";
+        if (bad_run) {
+            free(files), free(sets), free(defines), free(includes);
+            return usage_error("%s", bad_run);
+        }
+        cf.ro.fmt = cf.fmt;
+        cf.ro.hier = cf.hier;
+        cf.ro.source = cf.source;
+        cf.ro.profile = profile_path;
+        cf.ro.threads = cf.threads;
+        free(files), free(sets), free(defines), free(includes);
+        return run_program(&cf.ro, argv + prog);
     }
     int nkernels = 0, nmodules = 0, nlistings = 0;
     for (int i = 0; i < nfiles; i++) {

@@ -26,6 +26,8 @@ struct coalsim_kernel {
     size_t nlines;
     kmem mem;                  /* the last run's memory */
     int has_mem;
+    coalsim_memory *ext;       /* memory kept across launches and modules (coalsim_kernel_use_memory), or NULL */
+    uint64_t *placed;          /* with EXT: each module variable's address in it (.global and .const), else 0 */
 };
 
 #define MAX_SMEM (227u << 10)      /* the H100's largest shared memory a block (sm_90) */
@@ -78,6 +80,7 @@ void coalsim_kernel_free(coalsim_kernel *k)
 {
     if (!k) return;
     if (k->has_mem) kmem_free(&k->mem);
+    free(k->placed);
     ptx_module_free(k->mod);
     sass_listing_free(k->sass);
     free(k->ptx);
@@ -270,18 +273,29 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
                  k->name, l->grid[0], l->grid[1], l->grid[2]);
         return -1;
     }
-    if (k->has_mem) kmem_free(&k->mem);
-    k->has_mem = 0;
-    if (kmem_init(&k->mem) != 0) {
-        snprintf(err, cap, "out of memory");
-        return -1;
+    kmem *mem = k->ext ? &k->ext->m : &k->mem;
+    if (!k->ext) {
+        if (k->has_mem) kmem_free(&k->mem);
+        k->has_mem = 0;
+        if (kmem_init(&k->mem) != 0) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        k->has_mem = 1;
     }
-    k->has_mem = 1;
     ptx_program prog;
-    if (ptx_program_build(&prog, k->mod, fi, &k->mem, err, cap) != 0) {
+    if (ptx_program_build(&prog, k->mod, fi, mem, k->placed, err, cap) != 0) {
         ptx_program_free(&prog);
         return -1;
     }
+    /* kept memory: the __constant__ data is what the host last copied there */
+    for (unsigned vi = 0; k->ext && vi < k->mod->nvars; vi++)
+        if (k->mod->vars[vi].space == SP_CONST && k->placed[vi] &&
+            kmem_read(mem, k->placed[vi], prog.const_bank + prog.var_addr[vi], k->mod->vars[vi].bytes) != 0) {
+            snprintf(err, cap, "%s: __constant__ %s cannot be read", k->name, k->mod->vars[vi].name);
+            ptx_program_free(&prog);
+            return -1;
+        }
     int rc = -1;
     worker *wk = NULL;
     void **wp = NULL;
@@ -291,7 +305,22 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         snprintf(err, cap, "out of memory");
         goto done;
     }
-    if (kargs_parse(l->args, entry, pf->param_off, sig, &k->mem, params, pf->param_bytes, err, cap) != 0) goto done;
+    if (l->param_values) {
+        /* the values as cuLaunchKernel's kernelParams point at them */
+        for (unsigned i = 0; i < entry->nparams; i++) {
+            const ptx_param *pp = &entry->params[i];
+            uint64_t n = pp->is_array ? pp->bytes : ptype_bytes(pp->type);
+            if (!l->param_values[i] || pf->param_off[i] + n > pf->param_bytes) {
+                snprintf(err, cap, "%s: parameter %u of %s has no value", k->name, i + 1, sig);
+                goto done;
+            }
+            memcpy(params + pf->param_off[i], l->param_values[i], n);
+        }
+    } else if (l->param_buffer) {
+        /* one buffer laid out as the parameters are (cuLaunchKernel's extra) */
+        memcpy(params, l->param_buffer, l->param_buffer_size < pf->param_bytes ? l->param_buffer_size : pf->param_bytes);
+    } else if (kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap) != 0)
+        goto done;
     uint64_t smem = prog.static_smem + l->dynamic_shared, user = smem - prog.smem_reserved;
     if (user > MAX_SMEM) {
         snprintf(err, cap, "%s: %llu bytes of shared memory a block (%llu static + %llu dynamic): the H100 allows %u",
@@ -306,7 +335,7 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     }
     if (nthreads > blocks) nthreads = (unsigned)blocks;
     if (k->sass) {
-        sass_launch_info li = {.mem = &k->mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
+        sass_launch_info li = {.mem = mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
                                .const_bank = prog.const_bank, .const_bytes = prog.const_bytes,
                                .static_smem = prog.static_smem, .dynamic_shared = l->dynamic_shared,
                                .threads = nthreads, .progress = l->progress, .progress_ctx = l->progress_ctx,
@@ -355,7 +384,7 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
             goto done;
         }
         x->prog = &prog;
-        x->mem = &k->mem;
+        x->mem = mem;
         memcpy(x->grid, l->grid, sizeof x->grid);
         memcpy(x->block, l->block, sizeof x->block);
         x->smem_bytes = smem;
@@ -475,4 +504,36 @@ const char *coalsim_kernel_buffer(const coalsim_kernel *k, size_t i, uint64_t *s
         }
     }
     return NULL;
+}
+
+int coalsim_kernel_use_memory(coalsim_kernel *k, coalsim_memory *m, char *err, size_t cap)
+{
+    uint64_t *placed = calloc(k->mod->nvars + 1, sizeof *placed);
+    if (!placed) {
+        snprintf(err, cap, "%s: out of memory", k->name);
+        return -1;
+    }
+    for (unsigned vi = 0; vi < k->mod->nvars; vi++) {
+        const ptx_var *v = &k->mod->vars[vi];
+        if (v->space != SP_GLOBAL && v->space != SP_CONST) continue;
+        if (!(placed[vi] = kmem_add_var(&m->m, v->name, v->bytes, v->align, v->init))) {
+            free(placed);
+            snprintf(err, cap, "%s: out of memory", k->name);
+            return -1;
+        }
+    }
+    free(k->placed);
+    k->placed = placed;
+    k->ext = m;
+    return 0;
+}
+
+uint64_t coalsim_kernel_symbol(const coalsim_kernel *k, const char *name, uint64_t *size)
+{
+    for (unsigned vi = 0; k->placed && vi < k->mod->nvars; vi++)
+        if (k->placed[vi] && !strcmp(k->mod->vars[vi].name, name)) {
+            if (size) *size = k->mod->vars[vi].bytes;
+            return k->placed[vi];
+        }
+    return 0;
 }

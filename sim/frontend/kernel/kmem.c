@@ -294,3 +294,39 @@ int kmem_read(kmem *m, uint64_t addr, void *dst, size_t n)
     }
     return 0;
 }
+
+int kmem_write(kmem *m, uint64_t addr, const void *src, size_t n)
+{
+    const unsigned char *s = src;
+    while (n) {
+        int oom;
+        unsigned char *page = kmem_page(m, NULL, addr, &oom);
+        if (!page) return -1;
+        size_t off = (size_t)(addr % KMEM_PAGE), k = KMEM_PAGE - off < n ? KMEM_PAGE - off : n;
+        memcpy(page + off, s, k);
+        s += k, addr += k, n -= k;
+    }
+    return 0;
+}
+
+int kmem_release(kmem *m, uint64_t base)
+{
+    size_t i = 0;
+    while (i < m->nbufs && m->bufs[i].base != base) i++;
+    if (i == m->nbufs) return -1;
+    kbuf b = m->bufs[i];
+    memmove(&m->bufs[i], &m->bufs[i + 1], (m->nbufs - i - 1) * sizeof *m->bufs);
+    m->nbufs--;
+    /* its pages are its own (buffers start on KMEM_GAP boundaries) */
+    size_t n = (size_t)1 << KMEM_LEVEL_BITS, mask = n - 1;
+    for (uint64_t pn = b.base / KMEM_PAGE; pn * KMEM_PAGE < b.base + b.size && b.sized; pn++) {
+        void **l2 = m->root[(pn >> (2 * KMEM_LEVEL_BITS)) & mask];
+        void **l3 = l2 ? l2[(pn >> KMEM_LEVEL_BITS) & mask] : NULL;
+        if (!l3) continue;
+        free(l3[pn & mask]);
+        l3[pn & mask] = NULL;
+    }
+    free(b.name);
+    free(b.fill.bytes);
+    return 0;
+}

@@ -75,5 +75,16 @@ const kbuf *kmem_buffer(const kmem *m, const char *name);
 unsigned char *kmem_page(kmem *m, kmem_tlb *t, uint64_t addr, int *oom);
 /* Copy N bytes at ADDR into DST (pages not made yet read as their fill). */
 int kmem_read(kmem *m, uint64_t addr, void *dst, size_t n);
+/* Copy N bytes from SRC to ADDR.  0, or -1 if the range leaves the buffers. */
+int kmem_write(kmem *m, uint64_t addr, const void *src, size_t n);
+/* Remove the buffer that starts at BASE, its pages freed (no kernel may be
+ * running).  0, or -1 if no buffer starts there. */
+int kmem_release(kmem *m, uint64_t base);
+
+/* coalsim_memory (memory.c): a kmem that outlives launches. */
+struct coalsim_memory {
+    kmem m;
+    uint64_t allocs;           /* allocations made, for their names */
+};
 
 #endif

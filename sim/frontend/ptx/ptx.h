@@ -331,8 +331,11 @@ typedef struct ptx_program {
 } ptx_program;
 
 /* Decode the entry function ENTRY and its callees.  0, or -1 with "FILE:LINE:
- * why" in ERR.  Module .global variables get addresses in MEM. */
-int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem, char *err, size_t cap);
+ * why" in ERR.  Module .global variables get addresses in MEM, or keep the
+ * ones PLACED gives (by module variable; NULL: place them now), where an
+ * earlier launch of the same module left them. */
+int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem, const uint64_t *placed, char *err,
+                      size_t cap);
 void ptx_program_free(ptx_program *p);
 
 /* The handler of a raw instruction, with operand checks: 0, or -1 and ERR. */

@@ -938,7 +938,8 @@ static int referenced(const ptx_module *m, const unsigned char *seen, const char
     return 0;
 }
 
-int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem, char *err, size_t cap)
+int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem, const uint64_t *placed, char *err,
+                      size_t cap)
 {
     memset(p, 0, sizeof *p);
     p->mod = m;
@@ -992,7 +993,7 @@ int ptx_program_build(ptx_program *p, const ptx_module *m, int entry, kmem *mem,
         const ptx_var *v = &m->vars[vi];
         if (v->space == SP_CONST && v->init) memcpy(p->const_bank + p->var_addr[vi], v->init, v->bytes);
         if (v->space == SP_GLOBAL) {
-            p->var_addr[vi] = kmem_add_var(mem, v->name, v->bytes, v->align, v->init);
+            p->var_addr[vi] = placed ? placed[vi] : kmem_add_var(mem, v->name, v->bytes, v->align, v->init);
             if (!p->var_addr[vi]) {
                 free(seen);
                 snprintf(err, cap, "%s: out of memory", m->name);

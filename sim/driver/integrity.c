@@ -1,0 +1,148 @@
+/* The CUDA runtime's integrity check (exports.c's table d4082055-...): the
+ * runtime asks the driver for a keyed hash of who it is (versions, process
+ * and thread, the addresses of the driver's tables, the time, the devices'
+ * identities), computes the same through the driver's own entry points, and
+ * refuses to start when they differ.  The hash is HMAC-MD2 (RFC 2104 over
+ * RFC 1319) with a fixed 16-byte key; for versions ending in 0 or 1 the
+ * answer is a constant.  As described by the ZLUDA project's driver; the
+ * device's part (its PCI domain, attribute 50) was found by trying against
+ * the CUDA 13.0 runtime. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver/api.h"
+#include "driver/integrity.h"
+
+/* RFC 1319's S-table (a permutation of 0..255 from the digits of pi) */
+static const uint8_t S[256] = {
+    0x29, 0x2E, 0x43, 0xC9, 0xA2, 0xD8, 0x7C, 0x01,
+    0x3D, 0x36, 0x54, 0xA1, 0xEC, 0xF0, 0x06, 0x13,
+    0x62, 0xA7, 0x05, 0xF3, 0xC0, 0xC7, 0x73, 0x8C,
+    0x98, 0x93, 0x2B, 0xD9, 0xBC, 0x4C, 0x82, 0xCA,
+    0x1E, 0x9B, 0x57, 0x3C, 0xFD, 0xD4, 0xE0, 0x16,
+    0x67, 0x42, 0x6F, 0x18, 0x8A, 0x17, 0xE5, 0x12,
+    0xBE, 0x4E, 0xC4, 0xD6, 0xDA, 0x9E, 0xDE, 0x49,
+    0xA0, 0xFB, 0xF5, 0x8E, 0xBB, 0x2F, 0xEE, 0x7A,
+    0xA9, 0x68, 0x79, 0x91, 0x15, 0xB2, 0x07, 0x3F,
+    0x94, 0xC2, 0x10, 0x89, 0x0B, 0x22, 0x5F, 0x21,
+    0x80, 0x7F, 0x5D, 0x9A, 0x5A, 0x90, 0x32, 0x27,
+    0x35, 0x3E, 0xCC, 0xE7, 0xBF, 0xF7, 0x97, 0x03,
+    0xFF, 0x19, 0x30, 0xB3, 0x48, 0xA5, 0xB5, 0xD1,
+    0xD7, 0x5E, 0x92, 0x2A, 0xAC, 0x56, 0xAA, 0xC6,
+    0x4F, 0xB8, 0x38, 0xD2, 0x96, 0xA4, 0x7D, 0xB6,
+    0x76, 0xFC, 0x6B, 0xE2, 0x9C, 0x74, 0x04, 0xF1,
+    0x45, 0x9D, 0x70, 0x59, 0x64, 0x71, 0x87, 0x20,
+    0x86, 0x5B, 0xCF, 0x65, 0xE6, 0x2D, 0xA8, 0x02,
+    0x1B, 0x60, 0x25, 0xAD, 0xAE, 0xB0, 0xB9, 0xF6,
+    0x1C, 0x46, 0x61, 0x69, 0x34, 0x40, 0x7E, 0x0F,
+    0x55, 0x47, 0xA3, 0x23, 0xDD, 0x51, 0xAF, 0x3A,
+    0xC3, 0x5C, 0xF9, 0xCE, 0xBA, 0xC5, 0xEA, 0x26,
+    0x2C, 0x53, 0x0D, 0x6E, 0x85, 0x28, 0x84, 0x09,
+    0xD3, 0xDF, 0xCD, 0xF4, 0x41, 0x81, 0x4D, 0x52,
+    0x6A, 0xDC, 0x37, 0xC8, 0x6C, 0xC1, 0xAB, 0xFA,
+    0x24, 0xE1, 0x7B, 0x08, 0x0C, 0xBD, 0xB1, 0x4A,
+    0x78, 0x88, 0x95, 0x8B, 0xE3, 0x63, 0xE8, 0x6D,
+    0xE9, 0xCB, 0xD5, 0xFE, 0x3B, 0x00, 0x1D, 0x39,
+    0xF2, 0xEF, 0xB7, 0x0E, 0x66, 0x58, 0xD0, 0xE4,
+    0xA6, 0x77, 0x72, 0xF8, 0xEB, 0x75, 0x4B, 0x0A,
+    0x31, 0x44, 0x50, 0xB4, 0x8F, 0xED, 0x1F, 0x1A,
+    0xDB, 0x99, 0x8D, 0x33, 0x9F, 0x11, 0x83, 0x14
+};
+
+typedef struct md2 {
+    uint8_t x[48], c[16], buf[16];
+    unsigned n;
+    uint8_t l;
+} md2;
+
+static void md2_block(md2 *h)
+{
+    for (int j = 0; j < 16; j++) {
+        h->x[16 + j] = h->buf[j];
+        h->x[32 + j] = (uint8_t)(h->buf[j] ^ h->x[j]);
+        h->c[j] ^= S[h->buf[j] ^ h->l];
+        h->l = h->c[j];
+    }
+    uint8_t t = 0;
+    for (int r = 0; r < 18; r++) {
+        for (int k = 0; k < 48; k++) t = h->x[k] ^= S[t];
+        t = (uint8_t)(t + r);
+    }
+}
+
+static void md2_add(md2 *h, const void *data, size_t n, uint8_t mask)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h->buf[h->n++] = p[i] ^ mask;
+        if (h->n == 16) md2_block(h), h->n = 0;
+    }
+}
+
+static void md2_end(md2 *h, uint8_t out[16])
+{
+    uint8_t pad = (uint8_t)(16 - h->n);
+    while (h->n) md2_add(h, &pad, 1, 0);
+    if (pad == 16) md2_add(h, (uint8_t[16]){16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16}, 16, 0);
+    uint8_t c[16];
+    memcpy(c, h->c, 16);
+    md2_add(h, c, 16, 0);
+    memcpy(out, h->x, 16);
+}
+
+static const uint8_t key[16] = {0x14, 0x6a, 0xdd, 0xae, 0x53, 0xa9, 0xa7, 0x52,
+                                0xaa, 0x08, 0x41, 0x36, 0x0b, 0xf5, 0x5a, 0x9f};
+
+CUresult drv_integrity(uint32_t version, uint64_t seconds, const void *runtime_table, const void *table,
+                       const void *fn, uint64_t result[2])
+{
+    if (version % 10 < 2) {
+        result[0] = version % 10 ? 0x1841181c03cb675cull : 0x3341181c03cb675cull;
+        result[1] = 0x8ed383aa1f4cd1e8ull;
+        return CUDA_SUCCESS;
+    }
+    struct {
+        uint32_t driver, version, process, thread;
+        const void *runtime_table, *table, *fn;
+        uint64_t seconds;
+    } who;
+    memset(&who, 0, sizeof who);
+    int dv = 0;
+    cuDriverGetVersion(&dv);
+    who.driver = (uint32_t)dv;
+    who.version = version;
+    who.process = (uint32_t)getpid();
+    who.thread = (uint32_t)(uintptr_t)pthread_self();
+    who.runtime_table = runtime_table;
+    who.table = table;
+    who.fn = fn;
+    who.seconds = seconds;
+    md2 h;
+    memset(&h, 0, sizeof h);
+    md2_add(&h, key, 16, 0x36);
+    md2_add(&h, &who, sizeof who, 0);
+    int ndev = 0;
+    cuDeviceGetCount(&ndev);
+    for (int dev = 0; dev < ndev; dev++) {
+        struct {
+            CUuuid uuid;
+            int32_t domain, bus, device;     /* PCI */
+        } id;
+        memset(&id, 0, sizeof id);
+        cuDeviceGetUuid(&id.uuid, dev);
+        cuDeviceGetAttribute(&id.domain, 50, dev);
+        cuDeviceGetAttribute(&id.bus, 33, dev);
+        cuDeviceGetAttribute(&id.device, 34, dev);
+        md2_add(&h, &id, sizeof id, 0);
+    }
+    uint8_t inner[16], outer[16];
+    md2_end(&h, inner);
+    memset(&h, 0, sizeof h);
+    md2_add(&h, key, 16, 0x5c);
+    md2_add(&h, inner, 16, 0);
+    md2_end(&h, outer);
+    memcpy(result, outer, 16);
+    return CUDA_SUCCESS;
+}
