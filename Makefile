@@ -68,7 +68,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 VERSION := $(shell sed -n 's/^.define COALSIM_VERSION "\(.*\)"/\1/p' include/coalsim.h)
 SONAME = libcoalsim.so.$(firstword $(subst ., ,$(VERSION)))
 
-.PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck clangcheck fuzz bench examples deps clean \
+.PHONY: all test unit golden outputcheck pycheck installcheck hwcheck htmlcheck clangcheck runcheck fuzz bench examples deps clean \
         install uninstall probes gpu identity kernel-ptx
 all: $(BUILD)/coalsim $(BUILD)/libcoalsim.a $(BUILD)/libcoalsim.so $(BUILD)/driver/libcuda.so.1
 
@@ -196,6 +196,12 @@ fuzz: build-fuzz/fuzz_trace build-fuzz/fuzz_sketch
 	cd build-fuzz && ./fuzz_sketch -max_total_time=$$(( $(FUZZ_SECONDS) / 3 + 1 )) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=4096 -print_final_stats=1 sketch-corpus >fuzz_sketch.log 2>&1; s=$$?; tail -6 fuzz_sketch.log; exit $$s
 
+# coalsim run on CUDA programs built here by nvcc (tests/run/*.cu): their own
+# result checks pass, every launch is reported with the counters the kernel
+# front end gives; skipped without nvcc.
+runcheck: $(BUILD)/coalsim $(BUILD)/driver/libcuda.so.1
+	sh tests/run_check.sh $(BUILD)
+
 # The PTX front end against the H100: the seed kernels' requests equal the
 # traces the GPU harness captured (tests/kernel_identity.py).
 identity: $(BUILD)/coalsim
@@ -216,7 +222,7 @@ htmlcheck: $(BUILD)/coalsim
 # Every test: unit suites, golden CLI tests, hardware replay, the HTML report
 # in a browser, the same suites under ASan+UBSan, then a bounded fuzzing run.
 test: deps
-	$(MAKE) unit golden outputcheck pycheck installcheck hwcheck identity htmlcheck clangcheck
+	$(MAKE) unit golden outputcheck pycheck installcheck hwcheck identity htmlcheck clangcheck runcheck
 	$(MAKE) SANITIZER=address unit golden outputcheck
 	$(MAKE) fuzz
 
@@ -262,11 +268,14 @@ $(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh g
 # header, the man page and coalsim.pc (written for PREFIX); make uninstall
 # removes exactly those files (and leaves the directories).
 INSTALLED = $(BINDIR)/coalsim $(LIBDIR)/libcoalsim.a $(LIBDIR)/libcoalsim.so.$(VERSION) $(LIBDIR)/$(SONAME) \
-            $(LIBDIR)/libcoalsim.so $(INCLUDEDIR)/coalsim.h $(MANDIR)/man1/coalsim.1 $(PKGCONFIGDIR)/coalsim.pc
+            $(LIBDIR)/libcoalsim.so $(INCLUDEDIR)/coalsim.h $(MANDIR)/man1/coalsim.1 $(PKGCONFIGDIR)/coalsim.pc \
+            $(LIBDIR)/coalsim/libcuda.so.1
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BUILD)/coalsim $(DESTDIR)$(BINDIR)/coalsim
+	install -d $(DESTDIR)$(LIBDIR)/coalsim
+	install -m 755 $(BUILD)/driver/libcuda.so.1 $(DESTDIR)$(LIBDIR)/coalsim/libcuda.so.1
 	install -m 644 $(BUILD)/libcoalsim.a $(DESTDIR)$(LIBDIR)/libcoalsim.a
 	install -m 755 $(BUILD)/libcoalsim.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcoalsim.so.$(VERSION)
 	ln -sf libcoalsim.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)

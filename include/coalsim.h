@@ -786,6 +786,9 @@ int coalsim_report_request_json(FILE *out, const coalsim_request *r, const coals
 
 typedef struct coalsim_kernel coalsim_kernel;
 
+/* Text a kernel printed (device printf): N bytes, not NUL-terminated. */
+typedef void (*coalsim_print_fn)(void *ctx, const char *text, size_t n);
+
 /* How far a long run has come: DONE of TOTAL (blocks, bytes). */
 typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -799,6 +802,8 @@ typedef struct coalsim_launch {
     const void *const *param_values;   /* instead of ARGS: each parameter's bytes (cuLaunchKernel's kernelParams) */
     const void *param_buffer;          /* or all of them laid out as the kernel's parameters are (its extra) */
     size_t param_buffer_size;
+    coalsim_print_fn print;    /* device printf's output, in block order (the blocks then run on one thread); NULL: dropped */
+    void *print_ctx;
     unsigned threads;          /* worker threads (0: every core) */
     coalsim_progress_fn progress;
     void *progress_ctx;

@@ -21,7 +21,7 @@ major=${version%%.*}
 prefix=$tmp/prefix
 if $make -s install BUILD="$build" PREFIX="$prefix" >"$tmp/log" 2>&1; then ok; else bad "make install"; cat "$tmp/log"; fi
 for f in bin/coalsim lib/libcoalsim.a "lib/libcoalsim.so.$version" "lib/libcoalsim.so.$major" lib/libcoalsim.so \
-         include/coalsim.h share/man/man1/coalsim.1 lib/pkgconfig/coalsim.pc; do
+         include/coalsim.h share/man/man1/coalsim.1 lib/pkgconfig/coalsim.pc lib/coalsim/libcuda.so.1; do
     if [ -e "$prefix/$f" ]; then ok; else bad "make install did not put $f"; fi
 done
 [ "$(readlink "$prefix/lib/libcoalsim.so")" = "libcoalsim.so.$major" ] &&

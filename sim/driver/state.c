@@ -191,6 +191,13 @@ int drv_func_resources(driver *d, struct drv_func *f)
     return 0;
 }
 
+/* Device printf: into the program's stdout, as the GPU's driver writes it. */
+static void print_out(void *ctx, const char *text, size_t n)
+{
+    (void)ctx;
+    fwrite(text, 1, n, stdout);
+}
+
 /* Whether launch number N (from 1) of kernel NAME (demangled D) is reported. */
 static int selected(const driver *d, unsigned long n, const char *name, const char *dem)
 {
@@ -214,8 +221,9 @@ static CUresult fault_of(const char *err, int *program)
 {
     *program = 1;
     if (strstr(err, "misaligned address")) return CUDA_ERROR_MISALIGNED_ADDRESS;
+    if (strstr(err, ": assertion '")) return CUDA_ERROR_ASSERT;
     if (strstr(err, "outside every buffer") || strstr(err, "outside the shared memory") ||
-        strstr(err, "out of bounds"))
+        strstr(err, "out of bounds") || strstr(err, "is beyond the"))
         return CUDA_ERROR_ILLEGAL_ADDRESS;
     *program = 0;
     return strstr(err, "not supported") ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_LAUNCH_FAILED;
@@ -318,7 +326,7 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
     coalsim_analysis *an = coalsim_analysis_new(&cfg);
     if (!an) return CUDA_ERROR_OUT_OF_MEMORY;
     coalsim_launch l = {.kernel = f->name, .dynamic_shared = shared, .threads = d->threads,
-                        .param_values = (const void *const *)params};
+                        .param_values = (const void *const *)params, .print = print_out};
     memcpy(l.grid, grid, sizeof l.grid);
     memcpy(l.block, block, sizeof l.block);
     if (!params && extra) {
@@ -345,5 +353,6 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
         if (report) write_report(d, n, dem, grid, block, shared, an);
     }
     coalsim_analysis_free(an);
+    fflush(stdout);
     return rc;
 }

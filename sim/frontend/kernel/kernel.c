@@ -334,6 +334,9 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
     }
     if (nthreads > blocks) nthreads = (unsigned)blocks;
+    /* device printf comes out in block order, as from one thread */
+    for (unsigned i = 0; l->print && i < k->mod->nfuncs; i++)
+        if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
     if (k->sass) {
         sass_launch_info li = {.mem = mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
                                .const_bank = prog.const_bank, .const_bytes = prog.const_bytes,
@@ -390,6 +393,8 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         x->smem_bytes = smem;
         x->smem = calloc(1, smem + 16);
         x->kparams = params;
+        x->print = l->print;
+        x->print_ctx = l->print_ctx;
         x->exec.isa = "PTX";
         ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
         x->interleave = cfg->hier != NULL || cfg->each != NULL;

@@ -315,6 +315,13 @@ typedef enum {
     SR_COUNT
 } sreg;
 
+/* Generic addresses: the windows of the non-global spaces (the rest is
+ * global memory). */
+#define GEN_SHARED 0x100000000000ull
+#define GEN_LOCAL 0x200000000000ull
+#define GEN_CONST 0x300000000000ull
+#define GEN_WINDOW 0x010000000000ull
+
 /* The program: the entry and every function it may call, decoded. */
 typedef struct ptx_program {
     const ptx_module *mod;
@@ -406,6 +413,8 @@ typedef struct pctx {
     uint8_t *smem;              /* this block's shared memory */
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */
+    coalsim_print_fn print;     /* device printf's text goes here (NULL: nowhere) */
+    void *print_ctx;
     coalsim_exec exec;
     uint64_t *icount;           /* per instruction (pfunc count_base + index): warp issues, then lanes */
     pwarp *warps;               /* kept from block to block (buffers reused) */

@@ -225,12 +225,6 @@ static int find_var(const ptx_module *m, const char *name, int fi)
     return found;
 }
 
-/* Generic-address windows of the spaces that are not global (cvta). */
-#define GEN_SHARED 0x100000000000ull
-#define GEN_LOCAL 0x200000000000ull
-#define GEN_CONST 0x300000000000ull
-#define GEN_WINDOW 0x010000000000ull
-
 /* ---- operands ---- */
 
 static const raw_operand *opnd(const raw_inst *ri, unsigned k) { return k < ri->nops ? &ri->ops[k] : NULL; }

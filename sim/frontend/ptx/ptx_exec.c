@@ -203,6 +203,94 @@ static void read_string(pctx *x, uint64_t a, char *out, size_t cap)
     if (!n) snprintf(out, cap, "?");
 }
 
+/* N bytes at lane L's generic address A into DST.  0, or -1 if A is in no
+ * memory. */
+static int read_generic(pctx *x, pwarp *w, int l, uint64_t a, void *dst, size_t n)
+{
+    if (a - GEN_LOCAL < GEN_WINDOW) {
+        a -= GEN_LOCAL;
+        if (a > w->local_cap || w->local_cap - a < n) return -1;
+        memcpy(dst, w->local + (size_t)l * w->local_cap + a, n);
+        return 0;
+    }
+    if (a - GEN_SHARED < GEN_WINDOW) {
+        a -= GEN_SHARED;
+        if (a > x->smem_bytes || x->smem_bytes - a < n) return -1;
+        memcpy(dst, x->smem + a, n);
+        return 0;
+    }
+    if (a - GEN_CONST < GEN_WINDOW) {
+        a -= GEN_CONST;
+        if (a > x->prog->const_bytes || x->prog->const_bytes - a < n) return -1;
+        memcpy(dst, x->prog->const_bank + a, n);
+        return 0;
+    }
+    return kmem_read(x->mem, a, dst, n);
+}
+
+/* Device printf: lane L's vprintf(FMT, ARGS) formatted as the GPU's printf
+ * does (each argument at the next offset aligned to its size: 4-byte
+ * integers and chars, 8-byte longs, pointers and doubles) into X's printer. */
+static void device_printf(pctx *x, pwarp *w, int l, uint64_t fmt_addr, uint64_t args)
+{
+    char fmt[1024], out[4096], spec[64];
+    read_string(x, fmt_addr, fmt, sizeof fmt);
+    size_t n = 0, off = 0;
+    for (const char *p = fmt; *p && n + 1 < sizeof out;) {
+        if (*p != '%') {
+            out[n++] = *p++;
+            continue;
+        }
+        if (p[1] == '%') {
+            out[n++] = '%';
+            p += 2;
+            continue;
+        }
+        /* %[flags][width][.precision][length]conversion */
+        size_t k = strspn(p + 1, "-+ #0123456789.*") + 1;
+        int longs = 0;
+        const char *len = p + k;
+        while (*len == 'l' || *len == 'h' || *len == 'z' || *len == 'j' || *len == 't') longs += *len == 'l' || *len == 'z' || *len == 'j' || *len == 't' ? 2 : 0, len++;
+        char conv = *len;
+        if (!conv || (size_t)(len - p) + 3 > sizeof spec) break;
+        size_t sl = (size_t)(p + k - p);
+        memcpy(spec, p, sl);
+        int is_float = strchr("fFeEgGaA", conv) != NULL, is_ptr = conv == 's' || conv == 'p';
+        unsigned size = is_float || is_ptr || longs ? 8 : 4;
+        off = (off + size - 1) / size * size;
+        uint64_t v = 0;
+        if (read_generic(x, w, l, args + off, &v, size) != 0) v = 0;
+        off += size;
+        int wrote = 0;
+        size_t room = sizeof out - n;
+        if (is_float) {
+            double d;
+            memcpy(&d, &v, 8);
+            spec[sl] = conv, spec[sl + 1] = '\0';
+            wrote = snprintf(out + n, room, spec, d);
+        } else if (conv == 's') {
+            char str[1024];
+            read_string(x, v, str, sizeof str);
+            spec[sl] = 's', spec[sl + 1] = '\0';
+            wrote = snprintf(out + n, room, spec, str);
+        } else if (conv == 'p') {
+            spec[sl] = 'p', spec[sl + 1] = '\0';
+            wrote = snprintf(out + n, room, spec, (void *)(uintptr_t)v);
+        } else if (strchr("diouxXc", conv)) {
+            spec[sl] = 'l', spec[sl + 1] = 'l', spec[sl + 2] = conv, spec[sl + 3] = '\0';
+            if (conv == 'c') wrote = snprintf(out + n, room, "%c", (int)(unsigned char)v);
+            else if (conv == 'd' || conv == 'i')
+                wrote = snprintf(out + n, room, spec, size == 8 ? (long long)v : (long long)(int32_t)v);
+            else wrote = snprintf(out + n, room, spec, size == 8 ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
+        } else {
+            break;      /* a conversion printf does not have: the GPU prints up to it */
+        }
+        if (wrote > 0) n += (size_t)wrote < room ? (size_t)wrote : room - 1;
+        p = len + 1;
+    }
+    x->print(x->print_ctx, out, n);
+}
+
 static int do_call(pctx *x, pwarp *w, pframe *fr, const pinst *in, uint32_t m)
 {
     const pfunc *callee = x->prog->funcs[in->target];
@@ -223,7 +311,17 @@ static int do_call(pctx *x, pwarp *w, pframe *fr, const pinst *in, uint32_t m)
         return ptx_fail(x, in, "assertion '%s' failed (%s:%u), lane %d of warp %u", msg, file, line, l, w->index);
     }
     if (!callee) {
-        /* vprintf: printing is not modelled; it returns 0 */
+        /* vprintf(format, arguments): each lane's line to the printer, in
+         * lane order; it returns 0 */
+        if (x->print && in->call_nargs >= 2)
+            for (uint32_t mm = m; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                uint64_t pf, pa;
+                const uint8_t *base = fr->params + (size_t)l * fr->fn->param_bytes;
+                memcpy(&pf, base + fr->fn->calls[in->call_args].caller_off, 8);
+                memcpy(&pa, base + fr->fn->calls[in->call_args + 1].caller_off, 8);
+                device_printf(x, w, l, pf, pa);
+            }
         for (uint32_t k = 0; k < in->call_nrets; k++) {
             const pcall_arg *a = &fr->fn->calls[in->call_rets + k];
             for (uint32_t mm = m; mm; mm &= mm - 1)

@@ -11,11 +11,6 @@
 
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 
-/* the generic windows of the non-global spaces (ptx_decode.c has the same) */
-#define GEN_SHARED 0x100000000000ull
-#define GEN_LOCAL 0x200000000000ull
-#define GEN_CONST 0x300000000000ull
-#define GEN_WINDOW 0x010000000000ull
 /* where local addresses are reported: word w of lane l at + (w * 32 + l) * 4 */
 #define LOCAL_REPORT 0x0000600000000000ull
 

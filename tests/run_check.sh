@@ -1,0 +1,128 @@
+#!/bin/sh
+# coalsim run on CUDA programs built here by nvcc from tests/run/*.cu: their own
+# result checks pass under coalsim's driver, every launch is reported (text,
+# JSON, CSV, a log file, the -k/-s/-c selection), each launch's counters equal
+# the kernel front end's for the same launch, events give the modelled time,
+# kernel faults reach the program as a GPU's would, a crash still leaves the
+# reports, and a missing program or bad options are errors.  Skipped (with a
+# note) where there is no nvcc.
+# usage: tests/run_check.sh [BUILD]
+# shellcheck disable=SC2015  # ok always succeeds: A && ok || bad is if-then-else here
+build=${1:-build}
+cd "$(dirname "$0")/.." || exit 2
+coalsim=$build/coalsim
+nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+if [ -z "$nvcc" ]; then
+    echo "runcheck: no nvcc, skipped (coalsim run needs programs built by nvcc)"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/coalsim-run.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# built for sm_90 with line information, as a user profiling for an H100 would
+for p in multi fault crash nolaunch; do
+    if "$nvcc" -arch=sm_90 -lineinfo -o "$tmp/$p" "tests/run/$p.cu" >"$tmp/$p.log" 2>&1; then ok
+    else bad "nvcc could not build tests/run/$p.cu"; cat "$tmp/$p.log"; exit 1; fi
+done
+
+# 1. the program's own check passes; every launch is reported after its output
+"$coalsim" run "$tmp/multi" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && ok || { bad "coalsim run multi: exit status"; cat "$tmp/err"; }
+grep -q "^PASS: 0 wrong, 2 launches counted on the device" "$tmp/out" && ok || bad "multi's own check under coalsim run"
+grep -q "^device: NVIDIA H100 80GB HBM3 (coalsim), 132 SMs, compute capability 9.0" "$tmp/out" && ok ||
+    bad "the device the program sees"
+[ "$(grep -c '^== launch' "$tmp/out")" = 3 ] && ok || bad "three launches in the text report"
+grep -q "^== launch 2: block_sum(float const\*, float\*, int)  grid (16,1,1)  block (256,1,1)  dynamic shared 1024 bytes" \
+    "$tmp/out" && ok || bad "launch 2's heading"
+grep -q "^== launch 3: gather<33>(float\*, float const\*, int)" "$tmp/out" && ok || bad "a template kernel's name"
+[ "$(sed -n '/^PASS/=' "$tmp/out")" -lt "$(sed -n '/^== launch 1/=' "$tmp/out")" ] && ok ||
+    bad "the program's output comes before the report"
+
+# 2. JSON in a log file: {"launches": [...]} with what each launch was
+"$coalsim" run --json --log-file "$tmp/run.json" "$tmp/multi" >"$tmp/out" 2>&1 && ok || bad "coalsim run --json"
+python3 - "$tmp/run.json" <<'PY' && ok || bad "the JSON report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d["launches"]
+assert [x["kernel"] for x in l] == ["saxpy(float*, float const*, int)", "block_sum(float const*, float*, int)",
+                                    "gather<33>(float*, float const*, int)"], l
+assert l[1]["grid"] == [16, 1, 1] and l[1]["block"] == [256, 1, 1] and l[1]["dynamic_shared"] == 1024
+assert [x["launch"] for x in l] == [1, 2, 3]
+assert l[1]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] > 0
+PY
+grep -q "^PASS" "$tmp/out" && ! grep -q '"launches"' "$tmp/out" && ok || bad "--log-file: the report stays out of stdout"
+
+# 3. each launch's counters are the kernel front end's for the same launch
+"$coalsim" --json tests/run/multi.cu --arch sm_90 --kernel saxpy --grid 16 --block 256 \
+    --args y:16K=random:1,x:16K=random:2,4096 >"$tmp/k1.json" 2>"$tmp/err" || { bad "kernel front end"; cat "$tmp/err"; }
+"$coalsim" --json tests/run/multi.cu --arch sm_90 --kernel block_sum --grid 16 --block 256 --dynamic-shared 1024 \
+    --args x:16K=random:1,sums:64,4096 >"$tmp/k2.json" 2>"$tmp/err" || { bad "kernel front end"; cat "$tmp/err"; }
+"$coalsim" --json tests/run/multi.cu --arch sm_90 --kernel 'gather<33>' --grid 16 --block 256 \
+    --args out:16K,in:16K=random:1,4096 >"$tmp/k3.json" 2>"$tmp/err" || { bad "kernel front end"; cat "$tmp/err"; }
+python3 - "$tmp/run.json" "$tmp/k1.json" "$tmp/k2.json" "$tmp/k3.json" <<'PY' && ok || bad "counters differ from the kernel front end's"
+import json, sys
+runs = json.load(open(sys.argv[1]))["launches"]
+for i, path in enumerate(sys.argv[2:]):
+    one = json.load(open(path))["metrics"]
+    got = runs[i]["metrics"]
+    diff = {k: (got.get(k), v) for k, v in one.items() if got.get(k) != v}
+    assert not diff, (runs[i]["kernel"], diff)
+PY
+
+# 4. which launches are reported: -k NAME, -k regex:, -s, -c; CSV
+"$coalsim" run -k block_sum "$tmp/multi" 2>&1 | grep '^== launch' >"$tmp/sel"
+[ "$(cat "$tmp/sel")" = "== launch 2: block_sum(float const*, float*, int)  grid (16,1,1)  block (256,1,1)  dynamic shared 1024 bytes" ] &&
+    ok || { bad "-k block_sum"; cat "$tmp/sel"; }
+"$coalsim" run -k 'regex:^(saxpy|gather)' -s 1 "$tmp/multi" 2>&1 | grep -c '^== launch' | grep -qx 1 && ok || bad "-k regex: -s 1"
+"$coalsim" run --launch-count 2 "$tmp/multi" 2>&1 | grep -c '^== launch' | grep -qx 2 && ok || bad "--launch-count 2"
+"$coalsim" run --csv --log-file "$tmp/run.csv" "$tmp/multi" >/dev/null 2>&1
+[ "$(grep -c '^trace,' "$tmp/run.csv")" = 1 ] && grep -q '^"launch 3: gather<33>' "$tmp/run.csv" && ok || bad "CSV: one header, launches named"
+
+# 5. events read the modelled clock: a program that times itself prints the model's time
+"$coalsim" run --hier --profile gpu/profiles/h100.txt "$tmp/multi" >"$tmp/out" 2>&1
+ms=$(sed -n 's/^saxpy: \([0-9.]*\) ms$/\1/p' "$tmp/out")
+pred=$(sed -n '0,/^Predicted time: \([0-9.]*\) us.*/s//\1/p' "$tmp/out" | tail -1)
+python3 -c "import sys; ms, us = float(sys.argv[1]), float(sys.argv[2]); assert ms > 0 and abs(ms * 1000 - us) < 0.06, (ms, us)" \
+    "$ms" "$pred" && ok || bad "cudaEventElapsedTime ($ms ms) is not the first launch's predicted time ($pred us)"
+
+# 6. kernel faults reach the program as from a GPU (sticky), the report names kernel, block, lane and source line
+for what in oob:cudaErrorIllegalAddress:fault.cu:11 misaligned:cudaErrorMisalignedAddress:fault.cu:12 \
+            assert:cudaErrorAssert:fault.cu:13; do
+    arg=${what%%:*} rest=${what#*:}
+    err=${rest%%:*} line=${rest#*:}
+    "$coalsim" run "$tmp/fault" "$arg" >"$tmp/out" 2>"$tmp/err"
+    [ $? = 0 ] && grep -q "^$arg: $err, then $err" "$tmp/out" && ok || { bad "fault $arg: the program's view"; cat "$tmp/out" "$tmp/err"; }
+    grep -q "^coalsim: launch 1: .*: kernel fault: .*block (0,0,0).*lane 0" "$tmp/err" && grep -q "$line" "$tmp/err" && ok ||
+        { bad "fault $arg: the message"; cat "$tmp/err"; }
+done
+
+# 7. a program that crashes: its signal, and the launches before it reported
+"$coalsim" run "$tmp/crash" >"$tmp/out" 2>"$tmp/err"
+[ $? = 134 ] && ok || bad "a crash's exit status"
+grep -q "^== launch 1: fill(int\*)" "$tmp/out" && ok || bad "the launch before the crash is reported"
+grep -q "was ended by signal 6" "$tmp/err" && ok || bad "the crash is named"
+
+# 8. no launch: a note, the program's exit status
+"$coalsim" run "$tmp/nolaunch" >"$tmp/out" 2>"$tmp/err"
+[ $? = 3 ] && grep -q "^copied 42 back" "$tmp/out" && grep -q "made no CUDA kernel launch" "$tmp/err" && ok ||
+    bad "a program with no launch"
+
+# 9. bad input: missing or not executable program, usage errors
+"$coalsim" run "$tmp/no-such-program" >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "no-such-program: no such executable file" "$tmp/err" && ok || bad "a missing program"
+"$coalsim" run tests/run/multi.cu >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "multi.cu: no such executable file" "$tmp/err" && ok || bad "a file that is not executable"
+"$coalsim" run >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "coalsim run needs a program" "$tmp/err" && ok || bad "coalsim run with no program"
+"$coalsim" run --grid 4 "$tmp/multi" >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "takes the launches from the program" "$tmp/err" && ok || bad "coalsim run --grid"
+"$coalsim" -k x traces/add_offset.trace >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && ok || bad "-k outside coalsim run"
+"$coalsim" run --log-file /nonexistent/dir/x "$tmp/multi" >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "/nonexistent/dir/x: cannot write" "$tmp/err" && ok || bad "an unwritable log file"
+
+echo "runcheck: $pass passed, $fail failed"
+[ "$fail" = 0 ]
