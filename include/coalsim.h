@@ -338,6 +338,10 @@ void coalsim_hier_free(coalsim_hier *h);
 void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hier_counts *c);
 /* Dirty bytes still in L2 (written to DRAM only after the kernel). */
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h);
+/* Start H's L2 as PREV's ended (a launch right after another on the same
+ * GPU: its lines, dirty ones included; the L1s start empty, as each kernel's
+ * do).  Before any request.  0, or -1 if the two L2s differ in shape. */
+int coalsim_hier_inherit_l2(coalsim_hier *h, const coalsim_hier *prev);
 
 /* ---- the time a kernel takes, approximately (timing.c) ------------------ */
 
@@ -727,6 +731,9 @@ int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src
 /* The instruction counts of the kernel that made the stream (copied, the
  * instructions and their strings too).  0, or -1 if memory runs out. */
 int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
+/* Start AN's L2 with what PREV's held at its end (coalsim_hier_inherit_l2);
+ * both made with a hierarchy, AN before any request.  0, or -1. */
+int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev);
 /* After the last request: predict the time (with a profile).  0, or -1. */
 int coalsim_analysis_finish(coalsim_analysis *an);
 const coalsim_stats *coalsim_analysis_stats(const coalsim_analysis *an);

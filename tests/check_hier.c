@@ -44,6 +44,25 @@ START_TEST(test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only)
 }
 END_TEST
 
+START_TEST(test_hier_a_launch_after_another_finds_its_l2_lines_but_not_its_l1s)
+{
+    coalsim_hier *first = small(64), *next = small(64), *other = hopper();
+    coalsim_request r;
+    coalsim_hier_counts c = {0}, d = {0};
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, 4 * lane);
+    coalsim_hier_request(first, &r, &c);
+    ck_assert_uint_eq(c.dram_read, 128);
+    ck_assert_int_eq(coalsim_hier_inherit_l2(next, first), 0);
+    coalsim_hier_request(next, &r, &d);
+    ck_assert_uint_eq(d.l1_hits, 0);                         /* each kernel's L1s start empty */
+    ck_assert_uint_eq(d.l2_hits, 4);
+    ck_assert_uint_eq(d.dram_read, 0);
+    ck_assert_int_eq(coalsim_hier_inherit_l2(other, first), -1);   /* another L2's shape */
+    coalsim_hier_free(first);
+    coalsim_hier_free(next);
+    coalsim_hier_free(other);
+}
+END_TEST
 START_TEST(test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read)
 {
     coalsim_request r;
@@ -231,6 +250,7 @@ Suite *make_hier_suite(void)
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only);
     tcase_add_test(c, test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read);
+    tcase_add_test(c, test_hier_a_launch_after_another_finds_its_l2_lines_but_not_its_l1s);
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
     tcase_add_test(c, test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first);
     tcase_add_test(c, test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch);

@@ -558,6 +558,91 @@ START_TEST(test_kernel_ptxas_registers_need_a_module)
 }
 END_TEST
 
+
+/* A module whose kernel adds a __constant__ to each element and counts its
+ * threads in a __device__ variable, and prints one line from thread 0. */
+static const char kept_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
+    ".global .align 1 .b8 fmt[12] = {116, 105, 100, 32, 37, 100, 32, 37, 115, 10, 0, 0};\n"
+    ".global .align 1 .b8 word[3] = {111, 107, 0};\n"
+    ".const .align 4 .b32 k[1] = {3};\n"
+    ".global .align 4 .u32 counter;\n"
+    ".visible .entry add_k(.param .u64 p)\n{\n"
+    ".local .align 8 .b8 buf[16];\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<10>;\n"
+    "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+    "ld.const.u32 %r3, [k];\nadd.s32 %r4, %r2, %r3;\nst.global.u32 [%rd4], %r4;\n"
+    "atom.global.add.u32 %r5, [counter], 1;\n"
+    "setp.ne.u32 %p1, %r1, 0;\n@%p1 bra done;\n"
+    "mov.u64 %rd5, buf;\ncvta.local.u64 %rd6, %rd5;\nst.local.u32 [buf], %r1;\n"
+    "mov.u64 %rd7, word;\ncvta.global.u64 %rd8, %rd7;\nst.local.u64 [buf+8], %rd8;\n"
+    "mov.u64 %rd9, fmt;\ncvta.global.u64 %rd9, %rd9;\n"
+    "{\n.param .b64 a0;\nst.param.b64 [a0], %rd9;\n.param .b64 a1;\nst.param.b64 [a1], %rd6;\n"
+    ".param .b32 r0;\ncall.uni (r0), vprintf, (a0, a1);\n}\n"
+    "done:\nret;\n}\n";
+
+static void collect_text(void *ctx, const char *text, size_t n) { strncat(ctx, text, n); }
+
+START_TEST(test_kernel_launches_in_kept_memory_see_what_earlier_launches_and_the_host_left)
+{
+    char err[1024], printed[256] = "";
+    coalsim_memory *m = coalsim_memory_new();
+    coalsim_kernel *k = coalsim_kernel_load_ptx(kept_ptx, strlen(kept_ptx), "kept.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    ck_assert_int_eq(coalsim_kernel_use_memory(k, m, err, sizeof err), 0);
+    uint64_t a = coalsim_memory_alloc(m, 32 * 4), size = 0;
+    ck_assert_uint_ne(a, 0);
+    ck_assert_uint_eq(a % 256, 0);
+    uint32_t v[32];
+    for (unsigned i = 0; i < 32; i++) v[i] = i;
+    ck_assert_int_eq(coalsim_memory_write(m, a, v, sizeof v), 0);
+    const void *params[1] = {&a};
+    coalsim_launch l = {.kernel = "add_k", .grid = {1, 1, 1}, .block = {32, 1, 1}, .param_values = params,
+                        .threads = 1, .print = collect_text, .print_ctx = printed};
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
+    coalsim_analysis_free(an);
+    ck_assert_str_eq(printed, "tid 0 ok\n");
+    /* the host changes the __constant__ between launches */
+    uint64_t ka = coalsim_kernel_symbol(k, "k", &size);
+    ck_assert_uint_ne(ka, 0);
+    ck_assert_uint_eq(size, 4);
+    uint32_t ten = 10;
+    ck_assert_int_eq(coalsim_memory_write(m, ka, &ten, 4), 0);
+    an = coalsim_analysis_new(&cfg);
+    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
+    coalsim_analysis_free(an);
+    ck_assert_int_eq(coalsim_memory_read(m, a, v, sizeof v), 0);
+    for (unsigned i = 0; i < 32; i++) ck_assert_uint_eq(v[i], i + 3 + 10);
+    uint32_t count = 0;
+    ck_assert_int_eq(coalsim_memory_read(m, coalsim_kernel_symbol(k, "counter", NULL), &count, 4), 0);
+    ck_assert_uint_eq(count, 64);
+    /* copies and fills within an allocation; nothing outside one */
+    ck_assert_int_eq(coalsim_memory_set(m, a, 0xabcd, 2, 8), 0);
+    ck_assert_int_eq(coalsim_memory_copy(m, a + 64, a, 16), 0);
+    ck_assert_int_eq(coalsim_memory_read(m, a + 64, v, 4), 0);
+    ck_assert_uint_eq(v[0], 0xabcdabcdu);
+    ck_assert_int_eq(coalsim_memory_read(m, a + 120, v, 16), -1);
+    uint64_t base = 0;
+    ck_assert_int_eq(coalsim_memory_find(m, a + 100, 4, &base, &size), 0);
+    ck_assert_uint_eq(base, a);
+    ck_assert_uint_eq(size, 128);
+    ck_assert_int_eq(coalsim_memory_release(m, a), 0);
+    ck_assert_int_eq(coalsim_memory_find(m, a, 1, NULL, NULL), -1);
+    ck_assert_int_eq(coalsim_memory_release(m, a), -1);
+    /* a launch that writes into freed memory fails as on a GPU */
+    an = coalsim_analysis_new(&cfg);
+    ck_assert_int_eq(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "outside every buffer"));
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+    coalsim_memory_free(m);
+}
+END_TEST
+
 Suite *make_kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -580,6 +665,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads);
     tcase_add_test(c, test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe);
     tcase_add_test(c, test_kernel_nine_interleaved_runs_of_shared_loads_are_each_joined);
+    tcase_add_test(c, test_kernel_launches_in_kept_memory_see_what_earlier_launches_and_the_host_left);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

@@ -88,6 +88,15 @@ pred=$(sed -n '0,/^Predicted time: \([0-9.]*\) us.*/s//\1/p' "$tmp/out" | tail -
 python3 -c "import sys; ms, us = float(sys.argv[1]), float(sys.argv[2]); assert ms > 0 and abs(ms * 1000 - us) < 0.06, (ms, us)" \
     "$ms" "$pred" && ok || bad "cudaEventElapsedTime ($ms ms) is not the first launch's predicted time ($pred us)"
 
+# the L2 carries from launch to launch: gather reads what block_sum just read
+"$coalsim" run --hier --json --log-file "$tmp/hier.json" "$tmp/multi" >/dev/null 2>&1
+python3 - "$tmp/hier.json" <<'PY' && ok || bad "--hier: launch 3 does not find launch 2's lines in L2"
+import json, sys
+l = json.load(open(sys.argv[1]))["launches"]
+assert l[1]["metrics"]["dram__bytes_read.sum"] == 16384, l[1]["metrics"]["dram__bytes_read.sum"]
+assert l[2]["metrics"]["dram__bytes_read.sum"] == 0, l[2]["metrics"]["dram__bytes_read.sum"]
+PY
+
 # 6. kernel faults reach the program as from a GPU (sticky), the report names kernel, block, lane and source line
 for what in oob:cudaErrorIllegalAddress:fault.cu:11 misaligned:cudaErrorMisalignedAddress:fault.cu:12 \
             assert:cudaErrorAssert:fault.cu:13; do

@@ -68,8 +68,9 @@ typedef struct driver {
     int filter_regex;
     regex_t re;
     unsigned long skip, count;  /* -s, -c (count 0: all) */
-    unsigned long launches, reported;
+    unsigned long launches, reported, modules;
     double now_us;              /* the modelled clock: the sum of the launches' predicted times */
+    coalsim_analysis *last;     /* with --hier: the last launch's, whose L2 the next one starts with */
     CUresult sticky;            /* a kernel fault: every later call fails with it, as on a GPU */
 } driver;
 

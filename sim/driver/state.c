@@ -110,9 +110,10 @@ CUresult drv_module_load(driver *d, const void *image, struct drv_module **out)
         return CUDA_ERROR_INVALID_IMAGE;
     }
     if (rc == 0) {
-        char name[64];
-        static unsigned long nmod;
-        snprintf(name, sizeof name, "module%lu.ptx", ++nmod);
+        /* the program's modules in messages and labels: PROGRAM.N.ptx (a
+         * program built with -lineinfo has its source lines there too) */
+        char name[128];
+        snprintf(name, sizeof name, "%.100s.%lu.ptx", program_invocation_short_name, ++d->modules);
         m->k = coalsim_kernel_load_ptx(m->ptx, m->ptxlen, name, err, sizeof err);
         if (!m->k && strstr(err, "no kernel (.entry)")) {
             /* a module of device functions and variables only */
@@ -313,7 +314,9 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
     coalsim_hier_cfg hcfg;
     coalsim_sm_limits lim;
     coalsim_arch_preset("hopper", &cfg.arch);
-    if (d->hier && report) {
+    /* every launch through the caches (the next one starts with the L2 this
+     * one leaves) and the time model (events see every launch) */
+    if (d->hier) {
         coalsim_hier_preset("hopper", &hcfg);
         if (d->have_profile && d->profile.l2_bytes) hcfg.l2_bytes = d->profile.l2_bytes;
         cfg.hier = &hcfg;
@@ -325,6 +328,10 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
     }
     coalsim_analysis *an = coalsim_analysis_new(&cfg);
     if (!an) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (d->last && coalsim_analysis_inherit_l2(an, d->last) != 0) {
+        coalsim_analysis_free(an);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     coalsim_launch l = {.kernel = f->name, .dynamic_shared = shared, .threads = d->threads,
                         .param_values = (const void *const *)params, .print = print_out};
     memcpy(l.grid, grid, sizeof l.grid);
@@ -352,7 +359,12 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
         if (t) d->now_us += t->total_us;
         if (report) write_report(d, n, dem, grid, block, shared, an);
     }
-    coalsim_analysis_free(an);
+    if (rc == CUDA_SUCCESS && cfg.hier) {
+        coalsim_analysis_free(d->last);
+        d->last = an;
+    } else {
+        coalsim_analysis_free(an);
+    }
     fflush(stdout);
     return rc;
 }

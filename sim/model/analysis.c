@@ -228,3 +228,10 @@ void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *c
     cfg->each_ctx = an->each_ctx;
     cfg->source = an->source;
 }
+
+int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev)
+{
+    if (!an->hier || !prev->hier) return fail(an, "the L2 of a launch without a cache model");
+    if (coalsim_hier_inherit_l2(an->hier, prev->hier) != 0) return fail(an, "L2s of different shapes");
+    return 0;
+}

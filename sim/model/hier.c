@@ -162,6 +162,18 @@ void coalsim_hier_free(coalsim_hier *h)
     free(h);
 }
 
+int coalsim_hier_inherit_l2(coalsim_hier *h, const coalsim_hier *prev)
+{
+    const cache *a = &prev->l2;
+    cache *c = &h->l2;
+    if (a->sets != c->sets || a->ways != c->ways || a->stride != c->stride) return -1;
+    memcpy(c->mem, a->mem, (size_t)c->sets * c->stride * sizeof *c->mem);
+    /* the previous launch's fills have all arrived */
+    for (unsigned s = 0; s < c->sets; s++) memset(STAMP(c, c->mem + (size_t)s * c->stride), 0, c->ways * sizeof(uint64_t));
+    if (prev->tick > h->tick) h->tick = prev->tick;
+    return 0;
+}
+
 /* The 64-byte units of a DRAM fetch of the sector SECTOR's piece: each is
  * the next of its piece if the piece's last unit came within the window
  * (the H100's and H200's DRAM serve a piece's fetches together when they
