@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "frontend/ptx/ptx.h"
 #include "frontend/sass/sass.h"
 #include "helpers.h"
 
@@ -407,6 +408,48 @@ START_TEST(test_sass_pipe_counts_of_the_hand_listing_are_exact)
 }
 END_TEST
 
+/* FlashAttention's softmax on sm_90 (LeetCUDA's kernels): HMNMX2, a half
+ * pair's max (!PT) or min (PT), and HADD2.F32 d, -RZ, a.H1_H1, ptxas's
+ * half-to-float conversion: one f32 from the low halves' sum */
+START_TEST(test_sass_half_pair_max_and_half_to_float_add_compute_their_values)
+{
+    static const char text[] =
+        "\tcode for sm_90\n\t\tFunction : _Z4halfPj\n"
+        "\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n"
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+        "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0020*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+        "        /*0030*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+        "        /*0040*/                   IMAD.WIDE.U32 R2, R0, 0x10, R2 ;\n"
+        "        /*0050*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
+        "        /*0060*/                   HMNMX2 R5, R4.H0_H0, R4.H1_H1, !PT ;\n"
+        "        /*0070*/                   HMNMX2 R7, R4, R4.H1_H1, PT ;\n"
+        "        /*0080*/                   HADD2.F32 R6, -RZ, R4.H1_H1 ;\n"
+        "        /*0090*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+        "        /*00a0*/                   STG.E desc[UR4][R2.64+0x8], R6 ;\n"
+        "        /*00b0*/                   STG.E desc[UR4][R2.64+0xc], R7 ;\n"
+        "        /*00c0*/                   EXIT ;\n"
+        "        /*00d0*/                   BRA 0xd0;\n\t\t..........\n";
+    coalsim_kernel *k = listing(text);
+    char err[1024];
+    unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    ck_assert_msg(launch(k, "half", g, b, 0, "P:512=randomh:5", 1, err, NULL) == 0, "%s", err);
+    uint32_t w[128];
+    ck_assert_int_eq(coalsim_kernel_read(k, "P", 0, w, sizeof w), 0);
+    for (unsigned l = 0; l < 32; l++) {
+        uint16_t lo = (uint16_t)w[4 * l], hi = (uint16_t)(w[4 * l] >> 16);
+        float flo = ptx_half_to_float(lo), fhi = ptx_half_to_float(hi);
+        uint16_t mx = flo > fhi ? lo : hi, mn = flo < fhi ? lo : hi;
+        ck_assert_uint_eq(w[4 * l + 1], (uint32_t)mx << 16 | mx);
+        float f;
+        memcpy(&f, &w[4 * l + 2], 4);
+        ck_assert_float_eq(f, fhi);
+        ck_assert_uint_eq(w[4 * l + 3], (uint32_t)hi << 16 | mn);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_sass_every_decoded_opcode_has_a_pipe)
 {
     /* an opcode the table does not know would count as ALU: none of those
@@ -567,6 +610,7 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_full_listing_gives_constant_banks_and_symbols);
     tcase_add_test(tc, test_sass_pipe_counts_of_the_hand_listing_are_exact);
     tcase_add_test(tc, test_sass_every_decoded_opcode_has_a_pipe);
+    tcase_add_test(tc, test_sass_half_pair_max_and_half_to_float_add_compute_their_values);
     tcase_add_test(tc, test_sass_dependent_chain_path_is_n_times_the_latency);
     tcase_add_test(tc, test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp);
     tcase_add_test(tc, test_sass_time_of_a_kernel_with_a_profile_is_modelled);

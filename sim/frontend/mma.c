@@ -1,4 +1,5 @@
 /* The tensor cores' arithmetic on fragments (mma.h). */
+#include <math.h>
 #include <string.h>
 
 #include "frontend/mma.h"
@@ -132,6 +133,23 @@ static inline float h2f(uint32_t h, int bf)
     return f;
 }
 
+/* A double sum rounded once to a half (an f16 accumulator): rounded to odd
+ * at float's 24 bits first, so that float -> half's round to nearest even
+ * lands where rounding the double would (24 >= 11 + 2); (float)s alone
+ * rounds twice and misses by an ulp when the float lands on a half's tie. */
+static uint16_t d2h(double s)
+{
+    float f = (float)s;
+    if ((double)f != s && f == f) {
+        if (fabs((double)f) > fabs(s)) f = nextafterf(f, 0.0f);   /* truncated */
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        u |= 1;
+        memcpy(&f, &u, 4);
+    }
+    return ptx_float_to_half(f);
+}
+
 /* m16n8k16 with f16 or bf16 inputs, what GEMMs run: the fragments decoded
  * register by register, and each row of D summed over k for its 8 columns
  * at once (independent sums the compiler vectorises; products of 11- or
@@ -159,6 +177,7 @@ static void run_16816(int bf, mma_acc acc, const uint32_t (*a)[32], const uint32
         }
     }
     float D[16][8];
+    uint16_t H[16][8];
     for (unsigned r = 0; r < 16; r++) {
         double s[8];
         for (unsigned n = 0; n < 8; n++) s[n] = C[r][n];
@@ -166,13 +185,16 @@ static void run_16816(int bf, mma_acc acc, const uint32_t (*a)[32], const uint32
             float x = A[r][kk];
             for (unsigned n = 0; n < 8; n++) s[n] += (double)(x * B[kk][n]);   /* the product is exact */
         }
-        for (unsigned n = 0; n < 8; n++) D[r][n] = (float)s[n];
+        if (acc == MMA_ACC_F16)
+            for (unsigned n = 0; n < 8; n++) H[r][n] = d2h(s[n]);
+        else
+            for (unsigned n = 0; n < 8; n++) D[r][n] = (float)s[n];
     }
     for (unsigned t = 0; t < 32; t++) {
         unsigned g = t >> 2, q2 = 2 * (t & 3);
         if (acc == MMA_ACC_F16) {
-            d[0][t] = (uint32_t)ptx_float_to_half(D[g][q2]) | (uint32_t)ptx_float_to_half(D[g][q2 + 1]) << 16;
-            d[1][t] = (uint32_t)ptx_float_to_half(D[g + 8][q2]) | (uint32_t)ptx_float_to_half(D[g + 8][q2 + 1]) << 16;
+            d[0][t] = (uint32_t)H[g][q2] | (uint32_t)H[g][q2 + 1] << 16;
+            d[1][t] = (uint32_t)H[g + 8][q2] | (uint32_t)H[g + 8][q2 + 1] << 16;
         } else {
             memcpy(&d[0][t], &D[g][q2], 4), memcpy(&d[1][t], &D[g][q2 + 1], 4);
             memcpy(&d[2][t], &D[g + 8][q2], 4), memcpy(&d[3][t], &D[g + 8][q2 + 1], 4);
@@ -217,7 +239,7 @@ void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)
                 memcpy(&u, &s, 8);
                 out[2 * e][t] = (uint32_t)u, out[2 * e + 1][t] = (uint32_t)(u >> 32);
             } else if (acc == MMA_ACC_F16) {
-                out[e / 2][t] |= (uint32_t)ptx_float_to_half((float)s) << (16 * (e % 2));
+                out[e / 2][t] |= (uint32_t)d2h(s) << (16 * (e % 2));
             } else {
                 float f = (float)s;
                 memcpy(&out[e][t], &f, 4);

@@ -19,7 +19,8 @@ void mma_dims(mma_shape sh, unsigned *m, unsigned *n, unsigned *k);
  * the shape has no such kind and accumulator (the PTX ISA's combinations). */
 int mma_words(mma_shape sh, mma_kind k, mma_acc acc, unsigned *na, unsigned *nb, unsigned *nc);
 /* D = A B + C for the warp: register r of lane l at X[r][l] (an f64's low
- * word first).  Products are exact, sums in double; integer sums wrap at 32
+ * word first).  Products are exact, sums in double, rounded once to the
+ * accumulator's type (an f16 one too); integer sums wrap at 32
  * bits, or saturate with SAT; tf32 inputs are read to their 19 bits, as the
  * tensor cores read them.  D may be C. */
 void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)[32], const uint32_t (*b)[32],

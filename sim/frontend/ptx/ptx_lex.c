@@ -76,6 +76,11 @@ void ptx_lex_advance(ptx_lexer *lx)
     if (c == '.' && p + 1 < end && ident_char(p[1]) && !(p[1] >= '0' && p[1] <= '9')) {
         p++;
         while (p < end && ident_char(*p)) p++;
+        /* a qualified modifier: .shared::cta, .L2::128B, .L2::cache_hint */
+        while (p + 2 < end && p[0] == ':' && p[1] == ':' && ident_char(p[2])) {
+            p += 2;
+            while (p < end && ident_char(*p)) p++;
+        }
         t->kind = TK_DIR;
     } else if (ident_start(c)) {
         while (p < end && ident_char(*p)) p++;

@@ -414,6 +414,14 @@ HANDLER(mov_pred)
     PRED(w, in->d) = (PRED(w, in->d) & ~m) | (a & m);
     return 0;
 }
+/* mov.pred d, IMM (0 false, anything else true): nvcc writes it for a condition it folded */
+HANDLER(mov_pred_imm)
+{
+    UNUSED;
+    uint32_t a = in->sub ? ~0u : 0;
+    PRED(w, in->d) = (PRED(w, in->d) & ~m) | (a & m);
+    return 0;
+}
 HANDLER(pred_logic)
 {
     UNUSED;
@@ -875,6 +883,12 @@ DECODE(dec_mov)
     if (need_ops(p, ri, 2, err, cap)) return -1;
     if (t == PT_PRED) {
         int na = 0;
+        if (ri->ops[1].kind == RO_IMM) {
+            if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap)) return -1;
+            in->sub = ri->ops[1].imm != 0; /* nvcc writes true as -1 */
+            in->fn = mov_pred_imm;
+            return 0;
+        }
         if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_pred(f, ri, 1, &in->a, &na, err, cap)) return -1;
         in->npred_neg = (uint8_t)na;
         in->fn = mov_pred;

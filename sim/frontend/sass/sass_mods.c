@@ -30,7 +30,7 @@ static const struct {
     {"DFMA", ROUND}, {"DMUL", ROUND}, {"DADD", ROUND}, {"DMNMX", ""},
     {"F2I", "FTZ NTZ TRUNC FLOOR CEIL U32 S32 U64 S64 F64"}, {"I2F", "F32 F64 U32 S32 U64 S64 U16 S16 U8 S8 " ROUND},
     {"I2FP", "F32 U32 S32 " ROUND}, {"F2F", "F32 F64 F16 FTZ " ROUND}, {"F2FP", "F16 BF16 F32 PACK_AB"},
-    {"HFMA2", "MMA FTZ SAT"}, {"HADD2", "FTZ SAT"}, {"HMUL2", "FTZ SAT"},
+    {"HFMA2", "MMA FTZ SAT F32"}, {"HADD2", "FTZ SAT F32"}, {"HMUL2", "FTZ SAT F32"}, {"HMNMX2", ""},
     /* memory (sass_ops_mem.c) */
     {"LDG", MEMHINTS "U8 S8 U16 S16 32 64 128"}, {"STG", MEMHINTS "U8 S8 U16 S16 32 64 128"},
     {"LDS", "U8 S8 U16 S16 32 64 128 U"}, {"STS", "U8 S8 U16 S16 32 64 128"},

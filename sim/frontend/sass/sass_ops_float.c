@@ -1,6 +1,6 @@
 /* Floating-point instructions: f32 (FFMA, FMUL, FADD, FMNMX, FSEL, FSETP,
  * FCHK, FRND, MUFU), f64 (DFMA, DMUL, DADD, DSETP, DMNMX, MUFU.RCP64H),
- * half pairs (HFMA2, HADD2, HMUL2) and conversions (F2I, I2F, I2FP, F2F,
+ * half pairs (HFMA2, HADD2, HMUL2, HMNMX2) and conversions (F2I, I2F, I2FP, F2F,
  * F2FP).  Round to nearest is C's; .RZ/.RM/.RP go through fenv.  MUFU's
  * approximations are exact here: values differ in the last bits. */
 #include <fenv.h>
@@ -463,7 +463,32 @@ HANDLER(harith)
         if (in->sub == 0) lo = fmaf(al[l], bl[l], cl[l]), hi = fmaf(ah[l], bh[l], ch[l]);
         else if (in->sub == 1) lo = al[l] + bl[l], hi = ah[l] + bh[l];
         else lo = al[l] * bl[l], hi = ah[l] * bh[l];
-        out[l] = (uint32_t)ptx_float_to_half(hi) << 16 | ptx_float_to_half(lo);
+        /* .F32: one f32 result from the low halves, computed in f32
+         * (ptxas's half-to-float conversion: HADD2.F32 d, -RZ, a.H0_H0) */
+        out[l] = in->sub3 ? FB(lo) : (uint32_t)ptx_float_to_half(hi) << 16 | ptx_float_to_half(lo);
+    });
+    put(w, &in->o[0], out, m);
+    return 0;
+}
+
+/* HMNMX2 d, a, b, P: each half the minimum (P) or maximum (!P), a NaN
+ * giving the other operand, as FMNMX */
+HANDLER(hmnmx2)
+{
+    float al[32], ah[32], bl[32], bh[32];
+    uint32_t out[32];
+    halves(x, w, &in->o[1], al, ah);
+    halves(x, w, &in->o[2], bl, bh);
+    uint32_t p = sass_pred(w, &in->o[3]);
+    LANES_S(m, {
+        float r[2], a2[2] = {al[l], ah[l]}, b2[2] = {bl[l], bh[l]};
+        for (int k = 0; k < 2; k++) {
+            float a = a2[k], b = b2[k];
+            if (a != a) r[k] = b;
+            else if (b != b) r[k] = a;
+            else r[k] = (p >> l & 1) ? (a < b ? a : b) : (a > b ? a : b);
+        }
+        out[l] = (uint32_t)ptx_float_to_half(r[1]) << 16 | ptx_float_to_half(r[0]);
     });
     put(w, &in->o[0], out, m);
     return 0;
@@ -597,8 +622,12 @@ DECODE(dec_other)
             in->o[want - 1].hex = 1;
             in->nops = (uint8_t)want;
         }
-        if (sass_has_mod(ri, "F32") || sass_has_mod(ri, "BF16_V2")) return 0;
+        if (sass_has_mod(ri, "BF16_V2")) return 0;
+        in->sub3 = sass_has_mod(ri, "F32") ? 1 : 0;
         in->fn = harith;
+    } else if (!strncmp(b, "HMNMX2", 6)) {
+        if (in->nops != 4 || sass_has_mod(ri, "BF16_V2")) return 0;
+        in->fn = hmnmx2;
     }
     return 0;
 }
@@ -608,5 +637,5 @@ const sop_entry sass_ops_float[] = {
     {"FMNMX", dec_other}, {"FSEL", dec_other}, {"FCHK", dec_other}, {"FRND", dec_other}, {"MUFU", dec_other},
     {"DFMA", dec_other}, {"DMUL", dec_other}, {"DADD", dec_other}, {"DMNMX", dec_other}, {"F2I", dec_other},
     {"I2F", dec_other}, {"I2FP", dec_other}, {"F2F", dec_other}, {"F2FP", dec_other}, {"HFMA2", dec_other},
-    {"HADD2", dec_other}, {"HMUL2", dec_other}, {NULL, NULL},
+    {"HADD2", dec_other}, {"HMUL2", dec_other}, {"HMNMX2", dec_other}, {NULL, NULL},
 };

@@ -51,7 +51,8 @@ static const pipe_entry table[] = {
     {"IABS", ALU, COALSIM_LAT_ALU}, {"BMSK", ALU, COALSIM_LAT_ALU}, {"SGXT", ALU, COALSIM_LAT_ALU},
     {"PRMT", ALU, COALSIM_LAT_ALU}, {"MOV", ALU, COALSIM_LAT_ALU}, {"P2R", ALU, COALSIM_LAT_ALU},
     {"R2P", ALU, COALSIM_LAT_ALU}, {"FSETP", ALU, COALSIM_LAT_ALU}, {"FSEL", ALU, COALSIM_LAT_ALU},
-    {"FMNMX", ALU, COALSIM_LAT_ALU}, {"FCHK", ALU, COALSIM_LAT_ALU}, {"VOTE", ALU, COALSIM_LAT_ALU},
+    {"FMNMX", ALU, COALSIM_LAT_ALU}, {"HMNMX2", ALU, COALSIM_LAT_ALU}, {"FCHK", ALU, COALSIM_LAT_ALU},
+    {"VOTE", ALU, COALSIM_LAT_ALU},
     {"LEPC", ALU, COALSIM_LAT_ALU},
     /* CS2R (zeroing a pair, reading the clock): ALU.  S2R: not ncu's
      * pipe_alu (sgemm_naive's 3 S2Rs a warp are exactly what pipe_alu lacks
