@@ -162,7 +162,7 @@ installcheck: all
 	sh tests/install_check.sh "$(MAKE)" $(BUILD)
 
 # The Python module (python/coalsim) on the shared library.
-pycheck: $(BUILD)/libcoalsim.so
+pycheck: $(BUILD)/libcoalsim.so $(BUILD)/coalsim $(BUILD)/driver/libcuda.so.1
 	COALSIM_LIB=$(abspath $(BUILD))/libcoalsim.so python3 -m unittest discover python/tests
 
 # Output that cannot be written (/dev/full, closed stdout, closed pipe) fails.

@@ -79,6 +79,18 @@ $make -s uninstall BUILD="$build" PREFIX=/usr DESTDIR="$stage" >"$tmp/log" 2>&1 
 left=$(find "$stage" ! -type d)
 [ -z "$left" ] && ok || bad "make uninstall DESTDIR left: $left"
 
+# 4b. pip install ./python with no network (its build backend is in the folder), into a venv:
+# the module loads the library it carries and coalsim.run finds the command and driver it carries
+if [ "$build" = build ] && python3 -m venv "$tmp/venv" >/dev/null 2>&1; then
+    if "$tmp/venv/bin/pip" install --no-index ./python >"$tmp/pip.log" 2>&1; then ok; else bad "pip install ./python"; cat "$tmp/pip.log"; fi
+    (cd "$tmp" && "$tmp/venv/bin/python" -c '
+import coalsim, os
+assert os.path.dirname(coalsim.load()._name) == os.path.dirname(coalsim.__file__), coalsim.load()._name
+assert coalsim._command().startswith(os.path.dirname(coalsim.__file__))
+assert coalsim.analyse_request("ld", "global", 4, [4 * i for i in range(32)])["accesses"][0]["sectors"] == 4
+') && ok || bad "the pip-installed module"
+fi
+
 # 5. the man page: renders cleanly, and every option of --help is in it
 if command -v groff >/dev/null 2>&1; then
     warn=$(groff -man -Tutf8 -ww -z docs/coalsim.1 2>&1)

@@ -124,6 +124,11 @@ grep -q "was ended by signal 6" "$tmp/err" && ok || bad "the crash is named"
 [ $? = 1 ] && grep -q "no-such-program: no such executable file" "$tmp/err" && ok || bad "a missing program"
 "$coalsim" run tests/run/multi.cu >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "multi.cu: no such executable file" "$tmp/err" && ok || bad "a file that is not executable"
+printf 'int main(void) { return 0; }\n' >"$tmp/static.c"
+if cc -static -o "$tmp/static" "$tmp/static.c" 2>/dev/null; then
+    "$coalsim" run "$tmp/static" >"$tmp/out" 2>"$tmp/err"
+    [ $? = 1 ] && grep -q "is linked fully statically" "$tmp/err" && ok || bad "a fully static program"
+fi
 "$coalsim" run >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && grep -q "coalsim run needs a program" "$tmp/err" && ok || bad "coalsim run with no program"
 "$coalsim" run --grid 4 "$tmp/multi" >"$tmp/out" 2>"$tmp/err"

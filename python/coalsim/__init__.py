@@ -25,8 +25,11 @@ import ctypes.util
 import json
 import operator
 import os
+import shutil
+import subprocess
+import tempfile
 
-__all__ = ["Error", "Analysis", "analyse_file", "analyse_kernel", "analyse_request", "archs", "load"]
+__all__ = ["Error", "Analysis", "analyse_file", "analyse_kernel", "analyse_request", "archs", "load", "run"]
 
 _ERRLEN = 1024
 _lib = None
@@ -288,3 +291,76 @@ def analyse_request(op, space, size, addresses, arch="hopper", active=None, labe
     its one access in report["accesses"][0]."""
     with Analysis(arch, warp_size) as an:
         return an.add_request(op, space, size, addresses, active, label).report(label)
+
+
+def _command():
+    """The coalsim command run() uses: $COALSIM_BIN, beside the library that
+    was loaded (the build folder, or an install's ../bin), this module's
+    bin/ folder (a wheel), then PATH."""
+    env = os.environ.get("COALSIM_BIN")
+    if env:
+        return env
+    cands = []
+    lib = getattr(_lib, "_name", None) if _lib is not None else None
+    if not lib:
+        for cand in _candidates():
+            if os.sep in cand and os.path.exists(cand):
+                lib = cand
+                break
+    if lib and os.sep in lib:
+        d = os.path.dirname(os.path.realpath(lib))
+        cands += [os.path.join(d, "coalsim"), os.path.join(d, os.pardir, "bin", "coalsim")]
+    here = os.path.dirname(os.path.abspath(__file__))
+    cands += [os.path.join(here, "bin", "coalsim"), os.path.join(here, os.pardir, os.pardir, "build", "coalsim")]
+    for c in cands:
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.normpath(c)
+    found = shutil.which("coalsim")
+    if found:
+        return found
+    raise Error("cannot find the coalsim command (build it with make, or set COALSIM_BIN); tried: " + "; ".join(cands))
+
+
+def run(argv, hier=False, profile=None, kernel_name=None, skip=0, count=0, source=False, capture=False):
+    """Run the CUDA program ARGV (a list: the program, then its arguments)
+    under coalsim's driver, with no GPU, as `coalsim run` does, and return
+    {"launches": [...], "exit_status": N}: each launch's report as
+    analyse_kernel gives it, with "launch", "kernel", "grid", "block" and
+    "dynamic_shared" added (a launch that faulted is {"launch": N, "fault":
+    why}; one coalsim could not run, {"launch": N, "error": why}).  HIER and
+    PROFILE (a profile file) add the caches and the time; KERNEL_NAME (a name
+    or "regex:RE"), SKIP and COUNT choose the launches reported.  The
+    program's output passes through, or with CAPTURE is returned as
+    "stdout" and "stderr" (with coalsim's notes).  Raises Error if the
+    program cannot be started or coalsim fails (its message)."""
+    argv = [os.fsdecode(a) for a in argv]
+    if not argv:
+        raise Error("run() needs a program")
+    cmd = [_command(), "run", "--json"]
+    if hier:
+        cmd.append("--hier")
+    if profile:
+        cmd += ["--profile", os.fsdecode(profile)]
+    if source:
+        cmd.append("--source")
+    if kernel_name:
+        cmd += ["--kernel-name", kernel_name]
+    if skip:
+        cmd += ["--launch-skip", str(int(skip))]
+    if count:
+        cmd += ["--launch-count", str(int(count))]
+    with tempfile.TemporaryDirectory(prefix="coalsim-py-") as tmp:
+        log = os.path.join(tmp, "report.json")
+        cmd += ["--log-file", log, "--"] + argv
+        p = subprocess.run(cmd, stdout=subprocess.PIPE if capture else None,
+                           stderr=subprocess.PIPE if capture else None)
+        if not os.path.exists(log) or os.path.getsize(log) == 0:
+            err = _text(p.stderr).strip() if capture and p.stderr else "coalsim run exited with %d" % p.returncode
+            raise Error(err)
+        with open(log) as f:
+            out = json.load(f)
+    out["exit_status"] = p.returncode
+    if capture:
+        out["stdout"] = _text(p.stdout)
+        out["stderr"] = _text(p.stderr)
+    return out

@@ -215,6 +215,52 @@ class Sketches(unittest.TestCase):
             coalsim.analyse_sketch(path("tests", "cli", "no-such.sketch"))
 
 
+def _nvcc():
+    return shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+
+
+class Run(unittest.TestCase):
+    """coalsim.run on a program nvcc builds from tests/run/ (skipped without nvcc)."""
+
+    @classmethod
+    def setUpClass(cls):
+        nvcc = _nvcc()
+        if not nvcc:
+            raise unittest.SkipTest("no nvcc to build a CUDA program")
+        cls.tmp = tempfile.mkdtemp(prefix="coalsim-pyrun-")
+        for name in ("multi", "fault"):
+            import subprocess
+            subprocess.run([nvcc, "-arch=sm_90", "-o", os.path.join(cls.tmp, name), path("tests", "run", name + ".cu")],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_a_program_runs_and_every_launch_is_returned(self):
+        r = coalsim.run([os.path.join(self.tmp, "multi")], capture=True)
+        self.assertEqual(r["exit_status"], 0)
+        self.assertIn("PASS: 0 wrong", r["stdout"])
+        self.assertEqual([x["kernel"] for x in r["launches"]],
+                         ["saxpy(float*, float const*, int)", "block_sum(float const*, float*, int)",
+                          "gather<33>(float*, float const*, int)"])
+        self.assertEqual(r["launches"][1]["dynamic_shared"], 1024)
+        self.assertEqual(r["launches"][0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 1024)
+
+    def test_launches_are_chosen_by_name_and_the_time_comes_with_a_profile(self):
+        r = coalsim.run([os.path.join(self.tmp, "multi")], hier=True, profile=path("gpu", "profiles", "h100.txt"),
+                        kernel_name="regex:^block", capture=True)
+        self.assertEqual([x["launch"] for x in r["launches"]], [2])
+        self.assertGreater(r["launches"][0]["hierarchy"]["time"]["total_us"], 0)
+
+    def test_a_fault_is_a_launch_of_its_own_and_a_missing_program_raises(self):
+        r = coalsim.run([os.path.join(self.tmp, "fault"), "misaligned"], capture=True)
+        self.assertEqual(r["exit_status"], 0)
+        self.assertIn("misaligned address", r["launches"][0]["fault"])
+        with self.assertRaisesRegex(coalsim.Error, "no-such-program: no such executable file"):
+            coalsim.run([os.path.join(self.tmp, "no-such-program")], capture=True)
+
+
 class Library(unittest.TestCase):
     def test_a_missing_library_is_an_error_not_a_crash(self):
         with self.assertRaisesRegex(coalsim.Error, "cannot load libcoalsim.so"):

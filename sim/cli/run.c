@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,31 @@ static int find_program(const char *prog, char *path, size_t cap)
         p += n + (p[n] == ':');
     }
     return -1;
+}
+
+/* 1 if PATH is an ELF executable linked fully statically (no program
+ * interpreter): it cannot load a driver library, coalsim's or NVIDIA's. */
+static int fully_static(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    unsigned char eh[64], ph[56];
+    int stat_elf = 0;
+    if (fread(eh, 1, sizeof eh, fp) == sizeof eh && !memcmp(eh, "\177ELF", 4) && eh[4] == 2 && eh[5] == 1) {
+        uint64_t phoff = 0;
+        uint16_t phentsize = (uint16_t)(eh[54] | eh[55] << 8), phnum = (uint16_t)(eh[56] | eh[57] << 8);
+        for (int i = 7; i >= 0; i--) phoff = phoff << 8 | eh[32 + i];
+        stat_elf = phnum > 0 && phentsize >= 4;
+        for (unsigned i = 0; stat_elf && i < phnum; i++) {
+            if (fseek(fp, (long)(phoff + (uint64_t)i * phentsize), SEEK_SET) != 0 || fread(ph, 1, 4, fp) != 4) {
+                stat_elf = 0;
+                break;
+            }
+            if ((ph[0] | ph[1] << 8 | ph[2] << 16 | (uint32_t)ph[3] << 24) == 3) stat_elf = 0;   /* PT_INTERP */
+        }
+    }
+    fclose(fp);
+    return stat_elf;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -229,6 +255,12 @@ int run_program(const run_opts *o, char **argv)
     if (find_program(argv[0], prog, sizeof prog) != 0) {
         fprintf(stderr, "coalsim: %s: %s\n", argv[0],
                 strchr(argv[0], '/') ? "no such executable file" : "no such program on PATH");
+        return EXIT_FAIL;
+    }
+    if (fully_static(prog)) {
+        fprintf(stderr, "coalsim: %s is linked fully statically, so it cannot load a CUDA driver (coalsim's "
+                        "libcuda.so.1): build it as nvcc does by default (the CUDA runtime static, the C library "
+                        "shared) or with -cudart shared\n", argv[0]);
         return EXIT_FAIL;
     }
     FILE *out = stdout;
