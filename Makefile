@@ -32,8 +32,10 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
             analysis.c preset.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,trace.c file.c import.c nvbit.c accelsim.c sassop.c lanes.c binwrite.c textwrite.c \
-               sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c sketch_run.c sketch.c grid.c mma.c) \
+FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c) \
+               $(addprefix sim/frontend/trace/,trace.c file.c import.c nvbit.c accelsim.c sassop.c binwrite.c textwrite.c) \
+               $(addprefix sim/frontend/sketch/,sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c \
+                 sketch_run.c sketch.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c memory.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_ops_int.c \
                  ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_sched.c) \
@@ -88,7 +90,7 @@ $(BUILD)/libcoalsim.so: $(BUILD)/libcoalsim.so.$(VERSION)
 	ln -sf libcoalsim.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(BUILD)/pic/sim/frontend/file.o: sim/frontend/file.c
+$(BUILD)/pic/sim/frontend/trace/file.o: sim/frontend/trace/file.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -fPIC -c -o $@ $<
 
@@ -99,7 +101,7 @@ $(BUILD)/pic/%.o: %.c
 $(BUILD)/coalsim: $(CMD_OBJ) $(BUILD)/libcoalsim.a
 	$(CC) $(FINAL_LDFLAGS) -pthread -o $@ $^ $(ZLIB_LIBS) -lm
 
-$(BUILD)/sim/frontend/file.o: sim/frontend/file.c
+$(BUILD)/sim/frontend/trace/file.o: sim/frontend/trace/file.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) $(ZLIB_CFLAGS) -c -o $@ $<
 

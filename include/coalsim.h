@@ -270,7 +270,7 @@ void coalsim_file_close(coalsim_file *f);
  * binary magic, else NVBit's mem_trace output (a "MEMTRACE:" or "CTA x,y,z"
  * line, or NVBit's banner, in the first 64 lines), else an Accel-Sim trace
  * (a first line "-kernel name = ..."), else text format v1.  The importers
- * of other tools' traces are sim/frontend/nvbit.c and accelsim.c
+ * of other tools' traces are sim/frontend/trace/nvbit.c and accelsim.c
  * (docs/trace-format.md, "Other formats coalsim reads"). */
 
 typedef enum {

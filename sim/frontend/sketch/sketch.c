@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "grid.h"
+#include "frontend/grid.h"
 #include "sketch.h"
 
 static void oom(const char *name, char *err, size_t cap) { snprintf(err, cap, "%s: out of memory", name); }

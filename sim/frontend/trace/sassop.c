@@ -9,7 +9,7 @@
  * matrices (PTX ISA, "warp-level matrix load instruction: ldmatrix"). */
 #include <string.h>
 
-#include "frontend/sassop.h"
+#include "frontend/trace/sassop.h"
 
 static const struct {
     const char *base;

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/import.h"
-#include "frontend/sassop.h"
+#include "frontend/trace/import.h"
+#include "frontend/trace/sassop.h"
 
 typedef struct {
     uint32_t x, y, z, id;

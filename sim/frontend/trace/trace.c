@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "coalsim.h"
-#include "frontend/import.h"
+#include "frontend/trace/import.h"
 #include "popcount.h"
 
 #define MAXLINE 4096

@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/import.h"
-#include "frontend/sassop.h"
+#include "frontend/trace/import.h"
+#include "frontend/trace/sassop.h"
 
 #define MAXFIELDS 96        /* prefix, PC, mask, registers, 32 addresses, immediate */
 

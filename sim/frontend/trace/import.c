@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "coalsim.h"
-#include "frontend/import.h"
+#include "frontend/trace/import.h"
 
 static const import_format *const formats[] = {&import_nvbit, &import_accelsim};
 
