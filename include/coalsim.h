@@ -927,13 +927,6 @@ typedef struct coalsim_kernel_source {
  * disassembled as its kind says, with SRC's module and SASS choice (SRC may
  * be NULL).  NULL with why in ERR. */
 coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_source *src, char *err, size_t cap);
-/* Registers a thread of KERNEL (a name as coalsim_kernel_run takes it;
- * NULL: the only one) in K, opened from PATH with SRC: ptxas -v on the PTX
- * of its module (PATH itself for a .cu or .ptx, else SRC->module), for
- * SRC->compile.arch.  0 with *REGS; 1 if not known here (no module, no
- * ptxas); -1 with why in ERR. (open.c) */
-int coalsim_kernel_ptxas_regs(const coalsim_kernel *k, const char *path, const coalsim_kernel_source *src,
-                              const char *kernel, unsigned *regs, char *err, size_t cap);
 /* "X[,Y[,Z]]" (or "XxY") into D, missing ones 1.  0, or -1. */
 int coalsim_parse_dims(const char *s, unsigned d[3]);
 
@@ -943,6 +936,16 @@ typedef struct coalsim_resources {
     uint64_t smem_static;           /* static shared memory, bytes */
     uint64_t stack_bytes, spill_store_bytes, spill_load_bytes;
 } coalsim_resources;
+
+/* What KERNEL (a name as coalsim_kernel_run takes it; NULL: the only one)
+ * of K uses on ARCH ("sm_90" if NULL): ptxas -v on the PTX K was loaded
+ * from (kernel.c), once per kernel and arch (cached on disk).  0 with *OUT;
+ * 1 if not known here (a listing loaded alone has no module; no ptxas); -1
+ * with why in ERR (no such kernel). */
+int coalsim_kernel_resources(const coalsim_kernel *k, const char *kernel, const char *arch, coalsim_resources *out,
+                             char *err, size_t cap);
+/* The PTX K was loaded from (LEN bytes), or NULL (a listing alone). */
+const char *coalsim_kernel_module(const coalsim_kernel *k, size_t *len);
 
 /* Run ptxas -v --warn-on-spills for ARCH ("sm_90" if NULL), fork and exec,
  * no shell, on the entry ENTRY (its mangled name) of the PTX of LEN bytes,

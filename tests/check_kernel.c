@@ -543,17 +543,17 @@ END_TEST
 START_TEST(test_kernel_ptxas_registers_need_a_module)
 {
     char err[4096];
-    unsigned regs = 0;
+    coalsim_resources res;
     coalsim_kernel *k = coalsim_kernel_open("tests/kernels/seeds.ptx", NULL, err, sizeof err);
     ck_assert_msg(k != NULL, "%s", err);
-    int rc = coalsim_kernel_ptxas_regs(k, "tests/kernels/seeds.ptx", NULL, "transpose1", &regs, err, sizeof err);
+    int rc = coalsim_kernel_resources(k, "transpose1", NULL, &res, err, sizeof err);
     ck_assert_msg(rc == 0 || rc == 1, "%s", err);       /* 1: this machine has no ptxas */
-    if (rc == 0) ck_assert(regs >= 1 && regs <= 255);
-    ck_assert_int_eq(coalsim_kernel_ptxas_regs(k, "tests/kernels/seeds.ptx", NULL, "nosuch", &regs, err, sizeof err), -1);
+    if (rc == 0) ck_assert(res.regs >= 1 && res.regs <= 255);
+    ck_assert_int_eq(coalsim_kernel_resources(k, "nosuch", NULL, &res, err, sizeof err), -1);
     coalsim_kernel_free(k);
     k = coalsim_kernel_open("tests/cli/sass_hand.sass", NULL, err, sizeof err);
     ck_assert_msg(k != NULL, "%s", err);
-    ck_assert_int_eq(coalsim_kernel_ptxas_regs(k, "tests/cli/sass_hand.sass", NULL, "hand", &regs, err, sizeof err), 1);
+    ck_assert_int_eq(coalsim_kernel_resources(k, "hand", NULL, &res, err, sizeof err), 1);
     coalsim_kernel_free(k);
 }
 END_TEST

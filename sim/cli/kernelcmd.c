@@ -91,10 +91,11 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         /* without a module or ptxas the library estimates them from the
          * PTX, and the report says which */
         char perr[4096];
-        if (coalsim_kernel_ptxas_regs(k, path, &src, ko->kernel, &l.regs, perr, sizeof perr) == 0)
+        coalsim_resources res;
+        if (coalsim_kernel_resources(k, ko->kernel, ko->sm, &res, perr, sizeof perr) == 0) {
+            l.regs = res.regs;
             l.regs_from = "ptxas";
-        else
-            l.regs = 0;
+        }
     }
     memcpy(l.grid, ko->grid, sizeof l.grid);
     memcpy(l.block, ko->block, sizeof l.block);

@@ -80,7 +80,8 @@ CUresult drv_func_attribute(driver *d, struct drv_func *f, int attr, int *v)
         *v = (int)regs;
         break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: {
-        const char *t = f->mod && f->mod->ptx ? strstr(f->mod->ptx, ".target sm_") : NULL;
+        const char *ptx = f->mod && f->mod->k ? coalsim_kernel_module(f->mod->k, NULL) : NULL;
+        const char *t = ptx ? strstr(ptx, ".target sm_") : NULL;
         *v = t ? atoi(t + 11) : 0;
         break;
     }

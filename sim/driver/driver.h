@@ -23,8 +23,6 @@ struct drv_ctx {
 
 struct drv_module {
     coalsim_kernel *k;          /* NULL: the image had no PTX this GPU takes (ERR says why) */
-    char *ptx;
-    size_t ptxlen;
     char err[512];
     struct drv_module *next;
 };

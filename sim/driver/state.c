@@ -103,8 +103,9 @@ CUresult drv_module_load(driver *d, const void *image, struct drv_module **out)
 {
     struct drv_module *m = calloc(1, sizeof *m);
     if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
-    char err[20000];
-    int rc = fatbin_ptx(image, SM_ARCH, &m->ptx, &m->ptxlen, err, sizeof err);
+    char err[20000], *ptx = NULL;
+    size_t len = 0;
+    int rc = fatbin_ptx(image, SM_ARCH, &ptx, &len, err, sizeof err);
     if (rc < 0) {
         free(m);
         return CUDA_ERROR_INVALID_IMAGE;
@@ -114,19 +115,18 @@ CUresult drv_module_load(driver *d, const void *image, struct drv_module **out)
          * program built with -lineinfo has its source lines there too) */
         char name[128];
         snprintf(name, sizeof name, "%.100s.%lu.ptx", program_invocation_short_name, ++d->modules);
-        m->k = coalsim_kernel_load_ptx(m->ptx, m->ptxlen, name, err, sizeof err);
+        m->k = coalsim_kernel_load_ptx(ptx, len, name, err, sizeof err);
+        free(ptx);
         if (!m->k && strstr(err, "no kernel (.entry)")) {
             /* a module of device functions and variables only */
             snprintf(m->err, sizeof m->err, "%.500s", err);
         } else if (!m->k) {
             FILE *fp = run_file(d, "modules", "a");
             if (fp) fprintf(fp, "%s\n", err), fclose(fp);
-            free(m->ptx);
             free(m);
             return CUDA_ERROR_INVALID_PTX;
         } else if (coalsim_kernel_use_memory(m->k, d->mem, err, sizeof err) != 0) {
             coalsim_kernel_free(m->k);
-            free(m->ptx);
             free(m);
             return CUDA_ERROR_OUT_OF_MEMORY;
         }
@@ -151,7 +151,6 @@ void drv_module_unload(driver *d, struct drv_module *m)
     for (struct drv_func *f = d->funcs; f; f = f->next)
         if (f->mod == m) f->mod = NULL;
     coalsim_kernel_free(m->k);
-    free(m->ptx);
     free(m);
 }
 
@@ -186,8 +185,7 @@ int drv_func_resources(driver *d, struct drv_func *f)
     if (f->have_res) return 0;
     if (!f->mod || !f->mod->k) return 1;
     char err[4096];
-    if (coalsim_ptxas_resources(f->mod->ptx, f->mod->ptxlen, f->name, "sm_90", NULL, &f->res, err, sizeof err) != 0)
-        return 1;
+    if (coalsim_kernel_resources(f->mod->k, f->name, "sm_90", &f->res, err, sizeof err) != 0) return 1;
     f->have_res = 1;
     return 0;
 }

@@ -22,6 +22,8 @@ struct coalsim_kernel {
     sass_listing *sass;        /* NULL: run the PTX */
     int stub;                  /* the PTX is sass_stub_ptx's: parameters only */
     char *ptx;                 /* the PTX text, its lines cut at '\0' (the source view's text) */
+    char *module;              /* the PTX as given (ptxas's input), or NULL for a listing alone */
+    size_t module_len;
     char **lines;              /* lines[n - 1]: line n */
     size_t nlines;
     kmem mem;                  /* the last run's memory */
@@ -46,6 +48,10 @@ coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char
         free(k);
         return NULL;
     }
+    if (!(k->module = malloc(len + 1))) goto oom;
+    memcpy(k->module, text, len);
+    k->module[len] = '\0';
+    k->module_len = len;
     /* the lines, for the source view */
     if (!(k->ptx = malloc(len + 1))) goto oom;
     memcpy(k->ptx, text, len);
@@ -81,6 +87,7 @@ void coalsim_kernel_free(coalsim_kernel *k)
     if (!k) return;
     if (k->has_mem) kmem_free(&k->mem);
     free(k->placed);
+    free(k->module);
     ptx_module_free(k->mod);
     sass_listing_free(k->sass);
     free(k->ptx);
@@ -126,6 +133,9 @@ coalsim_kernel *coalsim_kernel_load_sass(const char *text, size_t len, const cha
     }
     k->sass = l;
     k->stub = 1;
+    free(k->module);            /* the stub's PTX is no module: ptxas has nothing to say */
+    k->module = NULL;
+    k->module_len = 0;
     return k;
 }
 
@@ -253,14 +263,9 @@ static uint64_t symbol_addr(void *ctx, const char *name)
     return 0;
 }
 
-int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
-                       const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+/* A launch's shape as the GPU takes it: 0, or -1 with why in ERR. */
+static int check_shape(const coalsim_kernel *k, const coalsim_launch *l, char *err, size_t cap)
 {
-    int fi = find_entry(k, l->kernel, err, cap);
-    if (fi < 0) return -1;
-    const ptx_func *entry = &k->mod->funcs[fi];
-    char sig[512];
-    coalsim_demangle(entry->name, sig, sizeof sig);
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     if (!threads || threads > 1024 || l->block[2] > 64) {
@@ -273,149 +278,88 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
                  k->name, l->grid[0], l->grid[1], l->grid[2]);
         return -1;
     }
-    kmem *mem = k->ext ? &k->ext->m : &k->mem;
-    if (!k->ext) {
-        if (k->has_mem) kmem_free(&k->mem);
-        k->has_mem = 0;
-        if (kmem_init(&k->mem) != 0) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
-        k->has_mem = 1;
-    }
-    ptx_program prog;
-    if (ptx_program_build(&prog, k->mod, fi, mem, k->placed, err, cap) != 0) {
-        ptx_program_free(&prog);
-        return -1;
-    }
-    /* kept memory: the __constant__ data is what the host last copied there */
-    for (unsigned vi = 0; k->ext && vi < k->mod->nvars; vi++)
-        if (k->mod->vars[vi].space == SP_CONST && k->placed[vi] &&
-            kmem_read(mem, k->placed[vi], prog.const_bank + prog.var_addr[vi], k->mod->vars[vi].bytes) != 0) {
-            snprintf(err, cap, "%s: __constant__ %s cannot be read", k->name, k->mod->vars[vi].name);
-            ptx_program_free(&prog);
-            return -1;
-        }
-    int rc = -1;
-    worker *wk = NULL;
-    void **wp = NULL;
-    const pfunc *pf = prog.funcs[fi];
-    unsigned char *params = calloc(1, pf->param_bytes + 8);
-    if (!params) {
+    return 0;
+}
+
+/* The memory launch L runs in: the kept one, or a fresh one of K's own. */
+static kmem *launch_memory(coalsim_kernel *k, char *err, size_t cap)
+{
+    if (k->ext) return &k->ext->m;
+    if (k->has_mem) kmem_free(&k->mem);
+    k->has_mem = 0;
+    if (kmem_init(&k->mem) != 0) {
         snprintf(err, cap, "out of memory");
-        goto done;
+        return NULL;
     }
+    k->has_mem = 1;
+    return &k->mem;
+}
+
+/* The parameters' bytes (PF->param_bytes of them) into PARAMS: the values
+ * cuLaunchKernel gives (one pointer a parameter, or one buffer laid out as
+ * the parameters are), or --args parsed against the entry's parameters. */
+static int fill_params(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *entry, const pfunc *pf,
+                       const char *sig, kmem *mem, unsigned char *params, char *err, size_t cap)
+{
     if (l->param_values) {
-        /* the values as cuLaunchKernel's kernelParams point at them */
         for (unsigned i = 0; i < entry->nparams; i++) {
             const ptx_param *pp = &entry->params[i];
             uint64_t n = pp->is_array ? pp->bytes : ptype_bytes(pp->type);
             if (!l->param_values[i] || pf->param_off[i] + n > pf->param_bytes) {
                 snprintf(err, cap, "%s: parameter %u of %s has no value", k->name, i + 1, sig);
-                goto done;
+                return -1;
             }
             memcpy(params + pf->param_off[i], l->param_values[i], n);
         }
-    } else if (l->param_buffer) {
-        /* one buffer laid out as the parameters are (cuLaunchKernel's extra) */
+        return 0;
+    }
+    if (l->param_buffer) {
         memcpy(params, l->param_buffer, l->param_buffer_size < pf->param_bytes ? l->param_buffer_size : pf->param_bytes);
-    } else if (kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap) != 0)
-        goto done;
-    uint64_t smem = prog.static_smem + l->dynamic_shared, user = smem - prog.smem_reserved;
-    if (user > MAX_SMEM) {
-        snprintf(err, cap, "%s: %llu bytes of shared memory a block (%llu static + %llu dynamic): the H100 allows %u",
-                 k->name, (unsigned long long)user, (unsigned long long)(prog.static_smem - prog.smem_reserved),
-                 (unsigned long long)l->dynamic_shared, MAX_SMEM);
-        goto done;
+        return 0;
     }
-    unsigned nthreads = l->threads;
-    if (!nthreads) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
+    return kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap);
+}
+
+/* The launch on the SASS interpreter. */
+static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *entry, ptx_program *prog, kmem *mem,
+                    const unsigned char *params, unsigned nthreads, uint64_t user_smem, coalsim_analysis *an,
+                    const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    const pfunc *pf = prog->funcs[prog->entry];
+    sass_launch_info li = {.mem = mem, .blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .params = params,
+                           .param_bytes = pf->param_bytes, .const_bank = prog->const_bank,
+                           .const_bytes = prog->const_bytes, .static_smem = prog->static_smem,
+                           .dynamic_shared = l->dynamic_shared, .threads = nthreads, .progress = l->progress,
+                           .progress_ctx = l->progress_ctx, .regs = l->regs, .regs_from = l->regs_from,
+                           .user_smem = user_smem};
+    memcpy(li.grid, l->grid, sizeof li.grid);
+    memcpy(li.block, l->block, sizeof li.block);
+    for (unsigned i = 0; i < k->mod->nvars; i++)
+        if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
+    symbols sy = {k->mod, prog};
+    li.symbol = symbol_addr;
+    li.symbol_ctx = &sy;
+    if (k->stub) {
+        /* no module: the shared variables' size is unknown, so accesses
+         * are only held to the most a block may have */
+        li.smem_slack = MAX_SMEM;
+        li.no_module = 1;
     }
-    if (nthreads > blocks) nthreads = (unsigned)blocks;
-    /* device printf comes out in block order, as from one thread */
-    for (unsigned i = 0; l->print && i < k->mod->nfuncs; i++)
-        if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
-    if (k->sass) {
-        sass_launch_info li = {.mem = mem, .blocks = blocks, .params = params, .param_bytes = pf->param_bytes,
-                               .const_bank = prog.const_bank, .const_bytes = prog.const_bytes,
-                               .static_smem = prog.static_smem, .dynamic_shared = l->dynamic_shared,
-                               .threads = nthreads, .progress = l->progress, .progress_ctx = l->progress_ctx,
-                               .regs = l->regs, .regs_from = l->regs_from, .user_smem = user};
-        memcpy(li.grid, l->grid, sizeof li.grid);
-        memcpy(li.block, l->block, sizeof li.block);
-        for (unsigned i = 0; i < k->mod->nvars; i++)
-            if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
-        symbols sy = {k->mod, &prog};
-        li.symbol = symbol_addr;
-        li.symbol_ctx = &sy;
-        if (k->stub) {
-            /* no module: the shared variables' size is unknown, so accesses
-             * are only held to the most a block may have */
-            li.smem_slack = MAX_SMEM;
-            li.no_module = 1;
-        }
-        for (unsigned i = 0; i < k->mod->nfuncs; i++) {
-            if (k->mod->funcs[i].has_body) continue;
-            li.ext_vprintf |= !strcmp(k->mod->funcs[i].name, "vprintf");
-            li.ext_assert |= !strcmp(k->mod->funcs[i].name, "__assertfail");
-        }
-        if (sass_launch(k->sass, entry->name, &li, an, cfg, err, cap) != 0) goto done;
-        rc = 0;
-        goto done;
+    for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+        if (k->mod->funcs[i].has_body) continue;
+        li.ext_vprintf |= !strcmp(k->mod->funcs[i].name, "vprintf");
+        li.ext_assert |= !strcmp(k->mod->funcs[i].name, "__assertfail");
     }
-    /* the source view's counters: the entry's instructions, then its callees' */
-    size_t ncount = 0;
-    for (unsigned pass = 0; pass < 2; pass++)
-        for (unsigned i = 0; i < k->mod->nfuncs; i++) {
-            pfunc *f = prog.funcs[i];
-            if (!f || ((int)i == fi) != (pass == 0)) continue;
-            f->count_base = (uint32_t)ncount;
-            ncount += f->ncode;
-        }
-    wk = calloc(nthreads, sizeof *wk);
-    wp = calloc(nthreads, sizeof *wp);
-    if (!wk || !wp) {
-        snprintf(err, cap, "out of memory");
-        goto done;
-    }
-    for (unsigned t = 0; t < nthreads; t++) {
-        pctx *x = &wk[t].x;
-        if (!(x->icount = calloc(2 * ncount + 2, sizeof *x->icount))) {
-            snprintf(err, cap, "out of memory");
-            goto done;
-        }
-        x->prog = &prog;
-        x->mem = mem;
-        memcpy(x->grid, l->grid, sizeof x->grid);
-        memcpy(x->block, l->block, sizeof x->block);
-        x->smem_bytes = smem;
-        x->smem = calloc(1, smem + 16);
-        x->kparams = params;
-        x->print = l->print;
-        x->print_ctx = l->print_ctx;
-        x->exec.isa = "PTX";
-        ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
-        x->interleave = cfg->hier != NULL || cfg->each != NULL;
-        x->arch = &cfg->arch;
-        x->nmemo = ncount;
-        if (!(x->memo = calloc(ncount + 1, sizeof *x->memo))) {
-            snprintf(err, cap, "out of memory");
-            goto done;
-        }
-        if (!x->smem) {
-            snprintf(err, cap, "out of memory");
-            goto done;
-        }
-        wp[t] = &wk[t];
-    }
-    grid_job job = {.blocks = blocks, .threads = nthreads, .workers = wp, .run = run_block,
-                    .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
-                    .progress_ctx = l->progress_ctx};
-    if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
-    coalsim_exec e = {.isa = "PTX", .block_threads = (unsigned)threads, .regs = l->regs, .regs_from = l->regs_from,
-                      .smem_block = user};
+    return sass_launch(k->sass, entry->name, &li, an, cfg, err, cap);
+}
+
+/* What the PTX workers executed, instruction by instruction, into AN. */
+static int collect_exec(coalsim_kernel *k, const coalsim_launch *l, const ptx_program *prog, worker *wk,
+                        unsigned nthreads, size_t ncount, uint64_t user_smem, coalsim_analysis *an,
+                        const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    coalsim_exec e = {.isa = "PTX", .block_threads = l->block[0] * l->block[1] * l->block[2], .regs = l->regs,
+                      .regs_from = l->regs_from, .smem_block = user_smem};
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
         /* instructions are counted per instruction only (the interpreter's
@@ -427,14 +371,15 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         ptx_sched_finish(x);
         coalsim_exec_add(&e, &x->exec);
     }
-    if (!e.regs && cfg->hier && cfg->profile && (e.regs = ptx_sched_regs(pf))) e.regs_from = "estimate";
+    if (!e.regs && cfg->hier && cfg->profile && (e.regs = ptx_sched_regs(prog->funcs[prog->entry])))
+        e.regs_from = "estimate";
     coalsim_inst *insts = calloc(ncount + 1, sizeof *insts);
     if (!insts) {
         snprintf(err, cap, "out of memory");
-        goto done;
+        return -1;
     }
     for (unsigned i = 0; i < k->mod->nfuncs; i++) {
-        const pfunc *f = prog.funcs[i];
+        const pfunc *f = prog->funcs[i];
         if (!f) continue;
         for (uint32_t c = 0; c < f->ncode; c++) {
             const pinst *in = &f->code[c];
@@ -456,11 +401,60 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     e.ninsts = ncount;
     int bad = coalsim_analysis_set_exec(an, &e);
     free(insts);
-    if (bad) {
+    if (bad) snprintf(err, cap, "out of memory");
+    return bad ? -1 : 0;
+}
+
+/* The launch on the PTX interpreter: blocks on NTHREADS workers. */
+static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog, kmem *mem,
+                   const unsigned char *params, unsigned nthreads, uint64_t smem, uint64_t user_smem,
+                   coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    /* the source view's counters: the entry's instructions, then its callees' */
+    size_t ncount = 0;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+            pfunc *f = prog->funcs[i];
+            if (!f || ((int)i == prog->entry) != (pass == 0)) continue;
+            f->count_base = (uint32_t)ncount;
+            ncount += f->ncode;
+        }
+    int rc = -1;
+    worker *wk = calloc(nthreads, sizeof *wk);
+    void **wp = calloc(nthreads, sizeof *wp);
+    if (!wk || !wp) {
         snprintf(err, cap, "out of memory");
         goto done;
     }
-    rc = 0;
+    for (unsigned t = 0; t < nthreads; t++) {
+        pctx *x = &wk[t].x;
+        x->prog = prog;
+        x->mem = mem;
+        memcpy(x->grid, l->grid, sizeof x->grid);
+        memcpy(x->block, l->block, sizeof x->block);
+        x->smem_bytes = smem;
+        x->kparams = params;
+        x->print = l->print;
+        x->print_ctx = l->print_ctx;
+        x->exec.isa = "PTX";
+        ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
+        x->interleave = cfg->hier != NULL || cfg->each != NULL;
+        x->arch = &cfg->arch;
+        x->nmemo = ncount;
+        x->icount = calloc(2 * ncount + 2, sizeof *x->icount);
+        x->memo = calloc(ncount + 1, sizeof *x->memo);
+        x->smem = calloc(1, smem + 16);
+        if (!x->icount || !x->memo || !x->smem) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
+        wp[t] = &wk[t];
+    }
+    grid_job job = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .threads = nthreads, .workers = wp,
+                    .run = run_block, .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
+                    .progress_ctx = l->progress_ctx};
+    if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
+    rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, an, cfg, err, cap);
 done:
     if (wk)
         for (unsigned t = 0; t < nthreads; t++) {
@@ -469,7 +463,61 @@ done:
         }
     free(wk);
     free(wp);
+    return rc;
+}
+
+int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
+                       const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    int fi = find_entry(k, l->kernel, err, cap);
+    if (fi < 0 || check_shape(k, l, err, cap) != 0) return -1;
+    const ptx_func *entry = &k->mod->funcs[fi];
+    char sig[512];
+    coalsim_demangle(entry->name, sig, sizeof sig);
+    kmem *mem = launch_memory(k, err, cap);
+    if (!mem) return -1;
+    ptx_program prog;
+    if (ptx_program_build(&prog, k->mod, fi, mem, k->placed, err, cap) != 0) {
+        ptx_program_free(&prog);
+        return -1;
+    }
+    int rc = -1;
+    /* kept memory: the __constant__ data is what the host last copied there */
+    for (unsigned vi = 0; k->ext && vi < k->mod->nvars; vi++)
+        if (k->mod->vars[vi].space == SP_CONST && k->placed[vi] &&
+            kmem_read(mem, k->placed[vi], prog.const_bank + prog.var_addr[vi], k->mod->vars[vi].bytes) != 0) {
+            snprintf(err, cap, "%s: __constant__ %s cannot be read", k->name, k->mod->vars[vi].name);
+            goto done;
+        }
+    const pfunc *pf = prog.funcs[fi];
+    unsigned char *params = calloc(1, pf->param_bytes + 8);
+    if (!params) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    if (fill_params(k, l, entry, pf, sig, mem, params, err, cap) != 0) goto done_params;
+    uint64_t smem = prog.static_smem + l->dynamic_shared, user = smem - prog.smem_reserved;
+    if (user > MAX_SMEM) {
+        snprintf(err, cap, "%s: %llu bytes of shared memory a block (%llu static + %llu dynamic): the H100 allows %u",
+                 k->name, (unsigned long long)user, (unsigned long long)(prog.static_smem - prog.smem_reserved),
+                 (unsigned long long)l->dynamic_shared, MAX_SMEM);
+        goto done_params;
+    }
+    uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    unsigned nthreads = l->threads;
+    if (!nthreads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (unsigned)cores;
+    }
+    if (nthreads > blocks) nthreads = (unsigned)blocks;
+    /* device printf comes out in block order, as from one thread */
+    for (unsigned i = 0; l->print && i < k->mod->nfuncs; i++)
+        if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
+    rc = k->sass ? run_sass(k, l, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
+                 : run_ptx(k, l, &prog, mem, params, nthreads, smem, user, an, cfg, err, cap);
+done_params:
     free(params);
+done:
     ptx_program_free(&prog);
     return rc;
 }
@@ -541,4 +589,19 @@ uint64_t coalsim_kernel_symbol(const coalsim_kernel *k, const char *name, uint64
             return k->placed[vi];
         }
     return 0;
+}
+
+int coalsim_kernel_resources(const coalsim_kernel *k, const char *kernel, const char *arch, coalsim_resources *out,
+                             char *err, size_t cap)
+{
+    const char *entry = coalsim_kernel_entry(k, kernel, err, cap);
+    if (!entry) return -1;
+    if (!k->module) return 1;
+    return coalsim_ptxas_resources(k->module, k->module_len, entry, arch, NULL, out, err, cap);
+}
+
+const char *coalsim_kernel_module(const coalsim_kernel *k, size_t *len)
+{
+    if (len) *len = k->module_len;
+    return k->module;
 }

@@ -95,24 +95,6 @@ fail:
     return NULL;
 }
 
-int coalsim_kernel_ptxas_regs(const coalsim_kernel *k, const char *path, const coalsim_kernel_source *src,
-                              const char *kernel, unsigned *regs, char *err, size_t cap)
-{
-    coalsim_kernel_kind kind = coalsim_kernel_kind_of(path);
-    const char *module = kind == COALSIM_KERNEL_CU || kind == COALSIM_KERNEL_PTX ? path : src ? src->module : NULL;
-    if (!module) return 1;
-    const char *entry = coalsim_kernel_entry(k, kernel, err, cap);
-    if (!entry) return -1;
-    size_t len = 0;
-    char *ptx = module_ptx(module, src, &len, err, cap);
-    if (!ptx) return -1;
-    coalsim_resources res;
-    int rc = coalsim_ptxas_resources(ptx, len, entry, src ? src->compile.arch : NULL, NULL, &res, err, cap);
-    free(ptx);
-    if (rc == 0) *regs = res.regs;
-    return rc;
-}
-
 int coalsim_parse_dims(const char *s, unsigned d[3])
 {
     d[0] = d[1] = d[2] = 1;
