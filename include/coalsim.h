@@ -892,6 +892,9 @@ typedef enum {
     COALSIM_KERNEL_BINARY     /* .cubin, .fatbin, any ELF file: disassembled */
 } coalsim_kernel_kind;
 coalsim_kernel_kind coalsim_kernel_kind_of(const char *path);
+/* A file that starts as an ELF file is a whole one (its headers inside it).
+ * 0 (or not an ELF file), or -1 with "PATH: what it is not" in ERR. */
+int coalsim_binary_check(const char *path, char *err, size_t cap);
 
 /* How to compile a .cu file to PTX (compile.c). */
 typedef struct coalsim_compile {

@@ -622,6 +622,14 @@ static int command(int argc, char **argv)
         nmodules += kk == KK_CU || kk == KK_PTX;
         nlistings += kk == KK_LISTING || kk == KK_BINARY;
     }
+    for (int i = 0; i < nfiles; i++) {
+        char berr[1024];
+        if (kernel_kind(files[i]) == KK_BINARY && coalsim_binary_check(files[i], berr, sizeof berr) != 0) {
+            fprintf(stderr, "coalsim: %s\n", berr);
+            free(files), free(sets), free(defines), free(includes);
+            return EXIT_INPUT;
+        }
+    }
     const char *kerr = NULL;
     if (nkernels && (!cf.kernel.have_grid || !cf.kernel.have_block))
         kerr = "a kernel file (.cu, .ptx, .sass, .cubin) needs --grid and --block (and --args for its parameters)";

@@ -4,6 +4,7 @@
  * the SASS of a .cu/.ptx when asked; and a launch by names and plain values
  * for bindings (python/coalsim). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,36 @@ static int is_elf(const char *path)
     size_t n = fread(m, 1, 4, fp);
     fclose(fp);
     return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+int coalsim_binary_check(const char *path, char *err, size_t cap)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    unsigned char h[64];
+    size_t n = fread(h, 1, sizeof h, fp);
+    long size = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+    fclose(fp);
+    if (n < 4 || memcmp(h, "\177ELF", 4) != 0) return 0;     /* judged by its name: the disassembler says */
+    if (n < sizeof h || h[4] != 2 || h[5] != 1) {
+        snprintf(err, cap, "%s: starts as an ELF file but is not a whole 64-bit little-endian one (%zu bytes): "
+                 "not a trace, and not a cubin, fatbinary or program coalsim can read", path, n);
+        return -1;
+    }
+    uint64_t phoff = 0, shoff = 0;
+    for (int i = 7; i >= 0; i--) phoff = phoff << 8 | h[32 + i], shoff = shoff << 8 | h[40 + i];
+    uint64_t phend = phoff + (uint64_t)(h[54] | h[55] << 8) * (h[56] | h[57] << 8);
+    uint64_t shend = shoff + (uint64_t)(h[58] | h[59] << 8) * (h[60] | h[61] << 8);
+    uint64_t need = phend > shend ? phend : shend;
+    if (size < 0 || (uint64_t)size < need) {
+        snprintf(err, cap, "%s: a truncated ELF file (%ld bytes; its headers say at least %llu): not a trace, and "
+                 "not a cubin, fatbinary or program coalsim can read", path, size, (unsigned long long)need);
+        return -1;
+    }
+    return 0;
 }
 
 coalsim_kernel_kind coalsim_kernel_kind_of(const char *path)
@@ -74,7 +105,8 @@ coalsim_kernel *coalsim_kernel_open(const char *path, const coalsim_kernel_sourc
             goto fail;
         }
     } else if (kind == COALSIM_KERNEL_BINARY) {
-        if (!(text = coalsim_disassemble(path, &slen, err, cap))) goto fail;
+        if (coalsim_binary_check(path, err, cap) != 0 || !(text = coalsim_disassemble(path, &slen, err, cap)))
+            goto fail;
     } else if (sass) {
         const char *arch = src->compile.arch ? src->compile.arch : "sm_90";
         if (!(text = coalsim_compile_sass(ptx, len, path, arch, &slen, err, cap))) goto fail;
