@@ -71,6 +71,16 @@ static int find_program(const char *prog, char *path, size_t cap)
     return -1;
 }
 
+/* The program's process while it runs: a SIGTERM or SIGHUP sent to coalsim
+ * goes on to it (the one piece of global state here: a signal handler has
+ * nowhere else to look). */
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+    if (child_pid > 0) kill((pid_t)child_pid, sig);
+}
+
 /* 1 if PATH is an ELF executable linked fully statically (no program
  * interpreter): it cannot load a driver library, coalsim's or NVIDIA's. */
 static int fully_static(const char *path)
@@ -308,14 +318,21 @@ int run_program(const run_opts *o, char **argv)
         _exit(127);
     }
     /* the terminal's ^C goes to both; coalsim waits for the program and
-     * still writes what finished */
-    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+     * still writes what finished; a SIGTERM or SIGHUP for coalsim is passed
+     * on to the program */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward}, old_int, old_quit, old_term, old_hup;
+    child_pid = pid;
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
+    sigaction(SIGTERM, &fwd, &old_term);
+    sigaction(SIGHUP, &fwd, &old_hup);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    child_pid = 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     int failed = 0, rc;
     if (collect(o, dir, argv[0], out, &failed) != 0 || fflush(out) != 0) {
         fprintf(stderr, "coalsim: %s: cannot write the report\n", o->log_file ? o->log_file : "stdout");
