@@ -862,7 +862,15 @@ void coalsim_memory_free(coalsim_memory *m);
 /* A new zeroed allocation of SIZE bytes (as cudaMalloc places them, 256-byte
  * aligned): its address, or 0 if SIZE is 0 or the address space ran out. */
 uint64_t coalsim_memory_alloc(coalsim_memory *m, uint64_t size);
-/* Free the allocation at ADDR.  0, or -1 if no allocation starts there. */
+/* The same as managed memory: the allocation is also this process's own
+ * memory at that address (mapped there), so the caller reads and writes it
+ * directly and the kernels see the same bytes.  0 if SIZE is 0 or the
+ * address cannot be mapped. */
+uint64_t coalsim_memory_alloc_managed(coalsim_memory *m, uint64_t size);
+/* 1 if ADDR is in managed memory (coalsim_memory_alloc_managed). */
+int coalsim_memory_is_managed(const coalsim_memory *m, uint64_t addr);
+/* Free the allocation at ADDR (unmapped if managed).  0, or -1 if no
+ * allocation starts there. */
 int coalsim_memory_release(coalsim_memory *m, uint64_t addr);
 /* The allocation (or module variable) holding [ADDR, ADDR + N): its base
  * and size.  0, or -1 if none holds the whole range. */

@@ -23,7 +23,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # built for sm_90 with line information, as a user profiling for an H100 would
-for p in multi fault crash nolaunch; do
+for p in multi fault crash nolaunch managed; do
     if "$nvcc" -arch=sm_90 -lineinfo -o "$tmp/$p" "tests/run/$p.cu" >"$tmp/$p.log" 2>&1; then ok
     else bad "nvcc could not build tests/run/$p.cu"; cat "$tmp/$p.log"; exit 1; fi
 done
@@ -40,6 +40,11 @@ grep -q "^== launch 2: block_sum(float const\*, float\*, int)  grid (16,1,1)  bl
 grep -q "^== launch 3: gather<33>(float\*, float const\*, int)" "$tmp/out" && ok || bad "a template kernel's name"
 [ "$(sed -n '/^PASS/=' "$tmp/out")" -lt "$(sed -n '/^== launch 1/=' "$tmp/out")" ] && ok ||
     bad "the program's output comes before the report"
+
+# managed memory: the host and the kernels share it, no copies
+"$coalsim" run "$tmp/managed" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "^managed: 0 wrong" "$tmp/out" && [ "$(grep -c '^== launch' "$tmp/out")" = 2 ] && ok ||
+    { bad "managed memory"; cat "$tmp/out" "$tmp/err"; }
 
 # 2. JSON in a log file: {"launches": [...]} with what each launch was
 "$coalsim" run --json --log-file "$tmp/run.json" "$tmp/multi" >"$tmp/out" 2>&1 && ok || bad "coalsim run --json"

@@ -524,19 +524,59 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
     return CUDA_SUCCESS;
 }
 
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags)
+{
+    (void)flags;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    driver *d = drv_get();
+    if (d->sticky) return d->sticky;
+    if (!n) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t a;
+    LOCKED(d) a = coalsim_memory_alloc_managed(d->mem, n);
+    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    *p = a;
+    return CUDA_SUCCESS;
+}
+
+/* managed memory is where it is: prefetches and advice change nothing here */
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUdevice dev, CUstream s)
+{
+    (void)p, (void)n, (void)dev, (void)s;
+    return drv_get()->sticky;
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, void *location, unsigned flags, CUstream s)
+{
+    (void)p, (void)n, (void)location, (void)flags, (void)s;
+    return drv_get()->sticky;
+}
+
+CUresult cuMemAdvise(CUdeviceptr p, size_t n, int advice, CUdevice dev)
+{
+    (void)p, (void)n, (void)advice, (void)dev;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, void *location)
+{
+    (void)p, (void)n, (void)advice, (void)location;
+    return CUDA_SUCCESS;
+}
+
 CUresult cuMemFree_v2(CUdeviceptr p)
 {
     if (!p) return CUDA_SUCCESS;
     driver *d = drv_get();
     if (d->sticky) return d->sticky;
     uint64_t base = 0, size = 0;
-    int bad;
+    int bad, managed = 0;
     LOCKED(d) {
-        bad = coalsim_memory_find(d->mem, p, 1, &base, &size) != 0 || base != p ||
-              coalsim_memory_release(d->mem, p) != 0;
+        bad = coalsim_memory_find(d->mem, p, 1, &base, &size) != 0 || base != p;
+        managed = !bad && coalsim_memory_is_managed(d->mem, p);
+        bad = bad || coalsim_memory_release(d->mem, p) != 0;
     }
     if (bad) return CUDA_ERROR_INVALID_VALUE;
-    munmap((void *)(uintptr_t)p, (size_t)size);
+    if (!managed) munmap((void *)(uintptr_t)p, (size_t)size);     /* the reservation cuMemAlloc made */
     return CUDA_SUCCESS;
 }
 

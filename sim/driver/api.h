@@ -84,6 +84,11 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int t
 CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *block, CUfunction f, size_t (*dyn_of)(int), size_t dyn, int limit, unsigned flags);
 CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction f, size_t (*dyn_of)(int), size_t dyn, int limit);
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n);
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags);
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUdevice dev, CUstream s);
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, void *location, unsigned flags, CUstream s);
+CUresult cuMemAdvise(CUdeviceptr p, size_t n, int advice, CUdevice dev);
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, void *location);
 CUresult cuMemFree_v2(CUdeviceptr p);
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p);

@@ -41,6 +41,7 @@ CUresult drv_device_attribute(const driver *d, int attr, int *v)
     case 78: case 79: case 80: *v = 1; break; /* stream priorities, global and local L1 caching */
     case 81: *v = 233472; break;              /* shared memory a SM */
     case 82: *v = 65536; break;               /* registers a SM */
+    case 83: case 89: *v = 1; break;          /* managed memory, host and device at once */
     case 87: *v = 2; break;                   /* float to double throughput */
     case 90: *v = 1; break;                   /* compute preemption */
     case 95: *v = 1; break;                   /* cooperative launch */

@@ -189,6 +189,21 @@ uint64_t kmem_add(kmem *m, const char *name, uint64_t size, kfill *f)
     return b->base;
 }
 
+uint64_t kmem_next_base(const kmem *m, uint64_t size)
+{
+    (void)size;
+    return m->next_base;
+}
+
+uint64_t kmem_add_host(kmem *m, const char *name, uint64_t size, unsigned char *host)
+{
+    kfill f = {.kind = KF_ZERO};
+    if ((uint64_t)(uintptr_t)host != m->next_base) return 0;
+    uint64_t base = kmem_add(m, name, size, &f);
+    if (base) m->bufs[m->nbufs - 1].host = host;
+    return base;
+}
+
 uint64_t kmem_add_var(kmem *m, const char *name, uint64_t size, unsigned align, const unsigned char *init)
 {
     kbuf *b = new_buf(m, name);
@@ -263,6 +278,18 @@ unsigned char *kmem_page(kmem *m, kmem_tlb *t, uint64_t addr, int *oom)
     *oom = 0;
     const kbuf *b = kmem_find(m, addr, 1);
     if (!b || addr >> KMEM_ADDR_BITS) return NULL;
+    if (b->host) {
+        /* the process's own memory: the page is where it is */
+        uint64_t lo = pn * KMEM_PAGE, hi = lo + KMEM_PAGE;
+        unsigned char *page = b->host + (lo - b->base);
+        if (t) {
+            t->tag[ti] = key;
+            t->page[ti] = page;
+            t->lo[ti] = lo;
+            t->hi[ti] = hi < b->base + b->size ? hi : b->base + b->size;
+        }
+        return page;
+    }
     size_t n = (size_t)1 << KMEM_LEVEL_BITS, mask = n - 1;
     void **l2 = child(m->root, (size_t)(pn >> (2 * KMEM_LEVEL_BITS)) & mask, n, m, 0, 0);
     void **l3 = l2 ? child(l2, (size_t)(pn >> KMEM_LEVEL_BITS) & mask, n, m, 0, 0) : NULL;
@@ -319,7 +346,7 @@ int kmem_release(kmem *m, uint64_t base)
     m->nbufs--;
     /* its pages are its own (buffers start on KMEM_GAP boundaries) */
     size_t n = (size_t)1 << KMEM_LEVEL_BITS, mask = n - 1;
-    for (uint64_t pn = b.base / KMEM_PAGE; pn * KMEM_PAGE < b.base + b.size && b.sized; pn++) {
+    for (uint64_t pn = b.base / KMEM_PAGE; pn * KMEM_PAGE < b.base + b.size && b.sized && !b.host; pn++) {
         void **l2 = m->root[(pn >> (2 * KMEM_LEVEL_BITS)) & mask];
         void **l3 = l2 ? l2[(pn >> KMEM_LEVEL_BITS) & mask] : NULL;
         if (!l3) continue;

@@ -30,6 +30,7 @@ typedef struct kbuf {
     uint64_t base, size;       /* size: the bytes it spans (KMEM_UNSIZED when none was given) */
     int sized;
     kfill fill;
+    unsigned char *host;       /* memory of the calling process at the same address (managed memory), or NULL */
 } kbuf;
 
 /* The pages: a three-level radix tree over 48-bit addresses (like an MMU's
@@ -63,6 +64,12 @@ int kmem_init(kmem *m);
 void kmem_free(kmem *m);
 /* Add a buffer (SIZE 0: unsized); F is taken over.  Its base, or 0 if memory runs out. */
 uint64_t kmem_add(kmem *m, const char *name, uint64_t size, kfill *f);
+/* Add a buffer of SIZE bytes whose bytes are the calling process's own
+ * memory at HOST (mapped there, at the buffer's address): a kernel and the
+ * process see one memory.  Its base, or 0. */
+uint64_t kmem_add_host(kmem *m, const char *name, uint64_t size, unsigned char *host);
+/* Where the next buffer of SIZE bytes would start. */
+uint64_t kmem_next_base(const kmem *m, uint64_t size);
 /* Add a module variable of SIZE bytes with INIT (NULL: zero). */
 uint64_t kmem_add_var(kmem *m, const char *name, uint64_t size, unsigned align, const unsigned char *init);
 /* The buffer holding [addr, addr + n), or NULL. */

@@ -1,9 +1,13 @@
 /* Memory kept across launches (coalsim_memory in coalsim.h): allocations
  * are kmem buffers named by their order, made and freed as a program's
- * cudaMalloc and cudaFree ask; copies go page by page. */
+ * cudaMalloc and cudaFree ask; copies go page by page.  Managed memory is
+ * the process's own memory mapped at the allocation's address, so that the
+ * host and the kernels share it as on a GPU with unified memory. */
+#define _GNU_SOURCE      /* MAP_FIXED_NOREPLACE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "coalsim.h"
 #include "frontend/kernel/kmem.h"
@@ -18,9 +22,13 @@ coalsim_memory *coalsim_memory_new(void)
     return m;
 }
 
+static size_t mapped_size(uint64_t size) { return (size_t)((size + KMEM_PAGE - 1) / KMEM_PAGE * KMEM_PAGE); }
+
 void coalsim_memory_free(coalsim_memory *m)
 {
     if (!m) return;
+    for (size_t i = 0; i < m->m.nbufs; i++)
+        if (m->m.bufs[i].host) munmap(m->m.bufs[i].host, mapped_size(m->m.bufs[i].size));
     kmem_free(&m->m);
     free(m);
 }
@@ -35,10 +43,33 @@ uint64_t coalsim_memory_alloc(coalsim_memory *m, uint64_t size)
     return kmem_add(&m->m, name, size, &f);
 }
 
+uint64_t coalsim_memory_alloc_managed(coalsim_memory *m, uint64_t size)
+{
+    if (!size || size > (1ull << 40)) return 0;
+    uint64_t base = kmem_next_base(&m->m, size);
+    if (base + size >= 1ull << KMEM_ADDR_BITS) return 0;
+    void *p = mmap((void *)(uintptr_t)base, mapped_size(size), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    char name[32];
+    snprintf(name, sizeof name, "managed%llu", (unsigned long long)++m->allocs);
+    if (p != (void *)(uintptr_t)base || !kmem_add_host(&m->m, name, size, p)) {
+        munmap(p, mapped_size(size));
+        return 0;
+    }
+    return base;
+}
+
 int coalsim_memory_release(coalsim_memory *m, uint64_t addr)
 {
     if (addr < KMEM_BASE) return -1;      /* module variables stay */
-    return kmem_release(&m->m, addr);
+    const kbuf *b = kmem_find(&m->m, addr, 1);
+    if (!b || b->base != addr) return -1;
+    unsigned char *host = b->host;
+    uint64_t size = b->size;
+    if (kmem_release(&m->m, addr) != 0) return -1;
+    if (host) munmap(host, mapped_size(size));
+    return 0;
 }
 
 int coalsim_memory_find(const coalsim_memory *m, uint64_t addr, uint64_t n, uint64_t *base, uint64_t *size)
@@ -94,4 +125,10 @@ int coalsim_memory_set(coalsim_memory *m, uint64_t addr, uint32_t value, unsigne
         done += k;
     }
     return 0;
+}
+
+int coalsim_memory_is_managed(const coalsim_memory *m, uint64_t addr)
+{
+    const kbuf *b = kmem_find(&m->m, addr, 1);
+    return b && b->host;
 }
