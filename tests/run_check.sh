@@ -10,6 +10,7 @@
 # shellcheck disable=SC2015  # ok always succeeds: A && ok || bad is if-then-else here
 build=${1:-build}
 cd "$(dirname "$0")/.." || exit 2
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 coalsim=$build/coalsim
 nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
 if [ -z "$nvcc" ]; then
@@ -85,6 +86,17 @@ PY
 "$coalsim" run --launch-count 2 "$tmp/multi" 2>&1 | grep -c '^== launch' | grep -qx 2 && ok || bad "--launch-count 2"
 "$coalsim" run --csv --log-file "$tmp/run.csv" "$tmp/multi" >/dev/null 2>&1
 [ "$(grep -c '^trace,' "$tmp/run.csv")" = 1 ] && grep -q '^"launch 3: gather<33>' "$tmp/run.csv" && ok || bad "CSV: one header, launches named"
+
+# --per-request (JSON: each launch's "requests"), --picture, --html: one file a launch
+"$coalsim" run --json --per-request --log-file "$tmp/pr.json" "$tmp/multi" >/dev/null 2>&1
+python3 - "$tmp/pr.json" <<'PY' && ok || bad "--per-request with coalsim run --json"
+import json, sys
+l = json.load(open(sys.argv[1]))["launches"]
+assert len(l[0]["requests"]) == sum(a["requests"] for a in l[0]["accesses"]) == 513, len(l[0]["requests"])
+PY
+"$coalsim" run --picture -k saxpy "$tmp/multi" 2>&1 | grep -q "^    sector address" && ok || bad "--picture with coalsim run"
+(cd "$tmp" && "$coalsim" run --html page.html ./multi >/dev/null 2>&1) && [ -s "$tmp/page-1.html" ] && [ -s "$tmp/page-3.html" ] &&
+    ok || bad "--html: page-N.html for each launch"
 
 # 5. events read the modelled clock: a program that times itself prints the model's time
 "$coalsim" run --hier --profile gpu/profiles/h100.txt "$tmp/multi" >"$tmp/out" 2>&1

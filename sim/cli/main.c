@@ -45,7 +45,7 @@ static const struct option_def {
     {O_PERREQ, "--per-request", NULL, "also one line per warp request (text and JSON)"},
     {O_THREADS, "--threads", "N", "threads for a sketch or a large text file (default: all cores; text from 32 MiB)"},
     {O_PICTURE, "--picture", NULL, "draw every request: lanes on sector bytes, lanes on banks per wavefront"},
-    {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures, the time's terms with --profile (one trace)"},
+    {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures, the time's terms with --profile (one trace; run: FILE-N for launch N)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
@@ -597,8 +597,8 @@ static int command(int argc, char **argv)
                  cf.kernel.ptx || cf.kernel.regs || nsets)
             bad_run = "coalsim run takes the launches from the program: --kernel, --grid, --block, --args and the "
                       "other kernel-file options do not apply (--kernel-name/-k selects launches)";
-        else if (cf.per_request || cf.html || cf.trace_out)
-            bad_run = "coalsim run does not take --per-request, --picture or --html yet";
+        else if (cf.trace_out)
+            bad_run = "coalsim trace takes one kernel, trace or sketch, not coalsim run";
         else if (strcmp(cf.arch.name, "hopper") != 0)
             bad_run = "coalsim run models an H100 or H200 (the hopper preset)";
         else if (cf.mlp != 16)
@@ -610,6 +610,9 @@ static int command(int argc, char **argv)
         cf.ro.fmt = cf.fmt;
         cf.ro.hier = cf.hier;
         cf.ro.source = cf.source;
+        cf.ro.per_request = cf.per_request;
+        cf.ro.picture = cf.picture;
+        cf.ro.html = cf.html;
         cf.ro.profile = profile_path;
         cf.ro.threads = cf.threads;
         free(files), free(sets), free(defines), free(includes);

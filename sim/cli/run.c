@@ -307,7 +307,16 @@ int run_program(const run_opts *o, char **argv)
         setenv("COALSIM_RUN_FORMAT", o->fmt == COALSIM_JSON ? "json" : o->fmt == COALSIM_CSV ? "csv" : "text", 1);
         setenv("COALSIM_RUN_HIER", o->hier ? "1" : "0", 1);
         setenv("COALSIM_RUN_SOURCE", o->source ? "1" : "0", 1);
-        if (o->profile) setenv("COALSIM_RUN_PROFILE", o->profile, 1);
+        setenv("COALSIM_RUN_PER_REQUEST", o->per_request ? "1" : "0", 1);
+        setenv("COALSIM_RUN_PICTURE", o->picture ? "1" : "0", 1);
+        if (o->html) setenv("COALSIM_RUN_HTML", o->html, 1);
+        /* paths the driver opens are made absolute: the program may change its folder */
+        char abs[8192], cwd[4096];
+        if (o->profile) setenv("COALSIM_RUN_PROFILE", realpath(o->profile, abs) ? abs : o->profile, 1);
+        if (o->html && o->html[0] != '/' && getcwd(cwd, sizeof cwd)) {
+            snprintf(abs, sizeof abs, "%s/%s", cwd, o->html);
+            setenv("COALSIM_RUN_HTML", abs, 1);
+        }
         snprintf(num, sizeof num, "%ld", o->threads);
         setenv("COALSIM_RUN_THREADS", num, 1);
         if (o->kernel_name) setenv("COALSIM_RUN_KERNEL", o->kernel_name, 1);

@@ -8,6 +8,8 @@
 typedef struct run_opts {
     coalsim_format fmt;
     int hier, source;
+    int per_request, picture;  /* --per-request, --picture */
+    const char *html;          /* --html FILE: each launch's into FILE-N.EXT */
     const char *profile;       /* --profile FILE (a path the driver reads), or NULL */
     long threads;
     const char *kernel_name;   /* -k NAME | regex:RE */

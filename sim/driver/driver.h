@@ -55,7 +55,8 @@ typedef struct driver {
     /* what coalsim run asked for */
     const char *dir;            /* where reports go (NULL: nowhere) */
     coalsim_format fmt;
-    int hier, per_request, source;
+    int hier, per_request, picture, source;
+    const char *html;           /* --html FILE: each reported launch's HTML report, FILE with -N before its extension */
     int have_profile;
     coalsim_profile profile;
     char device_name[128];

@@ -50,6 +50,10 @@ static void setup(driver *d)
     d->fmt = fmt && !strcmp(fmt, "json") ? COALSIM_JSON : fmt && !strcmp(fmt, "csv") ? COALSIM_CSV : COALSIM_TEXT;
     d->hier = env_ulong("COALSIM_RUN_HIER", 0) != 0;
     d->source = env_ulong("COALSIM_RUN_SOURCE", 0) != 0;
+    d->per_request = env_ulong("COALSIM_RUN_PER_REQUEST", 0) != 0;
+    d->picture = env_ulong("COALSIM_RUN_PICTURE", 0) != 0;
+    d->html = getenv("COALSIM_RUN_HTML");
+    if (d->html && !*d->html) d->html = NULL;
     d->threads = (unsigned)env_ulong("COALSIM_RUN_THREADS", 0);
     d->skip = env_ulong("COALSIM_RUN_SKIP", 0);
     d->count = env_ulong("COALSIM_RUN_COUNT", 0);
@@ -197,6 +201,51 @@ static void print_out(void *ctx, const char *text, size_t n)
     fwrite(text, 1, n, stdout);
 }
 
+/* The requests of a reported launch, one by one (--per-request, --picture,
+ * --html): text lines and pictures, JSON objects, or the first ones kept
+ * for the HTML report. */
+#define HTML_REQUESTS 64
+typedef struct {
+    const driver *d;
+    const coalsim_arch *arch;
+    FILE *text;                 /* text lines (and pictures), or NULL */
+    FILE *json;                 /* JSON objects, or NULL */
+    size_t n;
+    coalsim_request req[HTML_REQUESTS];
+    coalsim_result res[HTML_REQUESTS];
+    char label[HTML_REQUESTS][COALSIM_MAX_LABEL + 1];
+    size_t kept;
+} each_ctx;
+
+static int each_request(void *ctx, const coalsim_request *r, const coalsim_result *res, const coalsim_hier_counts *h)
+{
+    each_ctx *e = ctx;
+    if (e->text) {
+        fputs("  ", e->text);
+        coalsim_report_request(e->text, e->arch, r, res);
+        if (h) coalsim_report_request_hier(e->text, r, h);
+        if (e->d->picture) coalsim_picture_text(e->text, e->arch, r, res, 0);
+    }
+    if (e->json) coalsim_report_request_json(e->json, r, res, h, e->n == 0);
+    if (e->d->html && e->kept < HTML_REQUESTS) {
+        size_t k = e->kept++;
+        e->req[k] = *r;
+        e->res[k] = *res;
+        snprintf(e->label[k], sizeof e->label[k], "%s", r->label);
+        e->req[k].label = e->label[k];
+    }
+    e->n++;
+    return 0;
+}
+
+/* FILE with -N before its extension (out.html: out-3.html). */
+static void numbered(const char *file, unsigned long n, char *out, size_t cap)
+{
+    const char *slash = strrchr(file, '/'), *dot = strrchr(file, '.');
+    if (!dot || (slash && dot < slash)) snprintf(out, cap, "%s-%lu", file, n);
+    else snprintf(out, cap, "%.*s-%lu%s", (int)(dot - file), file, n, dot);
+}
+
 /* Whether launch number N (from 1) of kernel NAME (demangled D) is reported. */
 static int selected(const driver *d, unsigned long n, const char *name, const char *dem)
 {
@@ -241,7 +290,7 @@ static void json_string(FILE *fp, const char *s)
 }
 
 static void write_report(driver *d, unsigned long n, const char *dem, const unsigned grid[3], const unsigned block[3],
-                         unsigned shared, const coalsim_analysis *an)
+                         unsigned shared, const coalsim_analysis *an, const char *requests)
 {
     static const char *ext[] = {"txt", "json", "csv"};
     char file[64], title[1100];
@@ -252,6 +301,7 @@ static void write_report(driver *d, unsigned long n, const char *dem, const unsi
     if (d->fmt == COALSIM_TEXT) {
         fprintf(fp, "== launch %lu: %s  grid (%u,%u,%u)  block (%u,%u,%u)  dynamic shared %u bytes\n", n, dem, grid[0],
                 grid[1], grid[2], block[0], block[1], block[2], shared);
+        if (requests) fprintf(fp, "Requests of %s\n%s\n", dem, requests);
         coalsim_analysis_report(fp, COALSIM_TEXT, dem, an, NULL);
     } else if (d->fmt == COALSIM_CSV) {
         coalsim_analysis_report(fp, COALSIM_CSV, title, an, NULL);
@@ -260,7 +310,7 @@ static void write_report(driver *d, unsigned long n, const char *dem, const unsi
         size_t len = 0;
         FILE *ms = open_memstream(&buf, &len);
         if (ms) {
-            coalsim_analysis_report(ms, COALSIM_JSON, dem, an, NULL);
+            coalsim_analysis_report(ms, COALSIM_JSON, dem, an, requests);
             fclose(ms);
         }
         const char *brace = buf ? strchr(buf, '{') : NULL;
@@ -324,8 +374,29 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
             cfg.limits = &lim;
         }
     }
+    each_ctx *ec = NULL;
+    char *rbuf = NULL;
+    size_t rlen = 0;
+    FILE *rstream = NULL;
+    if (report && (d->per_request || d->html)) {
+        if (!(ec = calloc(1, sizeof *ec))) return CUDA_ERROR_OUT_OF_MEMORY;
+        ec->d = d;
+        ec->arch = &cfg.arch;
+        if (d->per_request && d->fmt != COALSIM_CSV && !(rstream = open_memstream(&rbuf, &rlen))) {
+            free(ec);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        *(d->fmt == COALSIM_JSON ? &ec->json : &ec->text) = rstream;
+        cfg.each = each_request;
+        cfg.each_ctx = ec;
+    }
     coalsim_analysis *an = coalsim_analysis_new(&cfg);
-    if (!an) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (!an) {
+        if (rstream) fclose(rstream);
+        free(rbuf);
+        free(ec);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     if (d->last && coalsim_analysis_inherit_l2(an, d->last) != 0) {
         coalsim_analysis_free(an);
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -355,8 +426,26 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
     } else {
         const coalsim_time *t = coalsim_analysis_time(an);
         if (t) d->now_us += t->total_us;
-        if (report) write_report(d, n, dem, grid, block, shared, an);
+        if (rstream) {
+            fclose(rstream);
+            rstream = NULL;
+        }
+        if (report) write_report(d, n, dem, grid, block, shared, an, rbuf);
+        if (report && d->html) {
+            char path[4200];
+            numbered(d->html, n, path, sizeof path);
+            FILE *h = fopen(path, "w");
+            coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an)};
+            if (!h || coalsim_report_html_ext(h, dem, &cfg.arch, coalsim_analysis_stats(an), ec->req, ec->res, ec->kept,
+                                              &hx) != 0 || fclose(h) != 0) {
+                if (h) fclose(h);
+                write_error(d, n, dem, "cannot write the HTML report", path);
+            }
+        }
     }
+    if (rstream) fclose(rstream);
+    free(rbuf);
+    free(ec);
     if (rc == CUDA_SUCCESS && cfg.hier) {
         coalsim_analysis_free(d->last);
         d->last = an;
