@@ -513,6 +513,10 @@ typedef struct coalsim_time {
     double waves;               /* blocks over what all SMs hold at once */
     unsigned occupancy_blocks, occupancy_warps, regs;
     const char *occupancy_limit, *regs_from;
+    /* the analysis's coalsim_l2_start: "cold", "warm", or NULL (unsaid) */
+    const char *l2;
+    double cold_us;             /* warm: total_us of the launch whose L2 it inherited (the first, cold one); 0 if
+                                   that one had no time */
 } coalsim_time;
 
 typedef struct coalsim_timing coalsim_timing;
@@ -698,6 +702,19 @@ void coalsim_exec_phase(coalsim_exec *e, double busiest, double all, double lat,
 typedef int (*coalsim_each_fn)(void *ctx, const coalsim_request *r, const coalsim_result *res,
                                const coalsim_hier_counts *d);
 
+/* What a launch's L2 holds when it starts (coalsim_analysis_cfg.l2).
+ * COLD: nothing of its data, as Nsight Compute's gpu__time_duration sees a
+ * launch (ncu flushes the caches before each replay); the time still adds
+ * the previous launch's dirty write-back for data larger than L2 and the
+ * back-to-back launch cost, as before.  WARM: the launch is the second of two
+ * identical launches back to back, as a cudaEvent loop times it: the analysis
+ * inherits the first's L2 (coalsim_analysis_inherit_l2, dirty lines
+ * included), whose write-backs the cache model then counts as they happen,
+ * so the time adds no dirty write-back of its own.  UNSAID (0): as COLD for
+ * the time, and the report names neither (coalsim run, whose launches carry
+ * their L2 from one to the next). */
+typedef enum { COALSIM_L2_UNSAID = 0, COALSIM_L2_COLD, COALSIM_L2_WARM } coalsim_l2_start;
+
 typedef struct coalsim_analysis_cfg {
     coalsim_arch arch;
     const coalsim_hier_cfg *hier;      /* NULL: no cache model */
@@ -707,6 +724,7 @@ typedef struct coalsim_analysis_cfg {
     coalsim_each_fn each;              /* NULL: none */
     void *each_ctx;
     int source;                        /* reports add the source view (a kernel's instructions, --source) */
+    coalsim_l2_start l2;               /* what L2 holds at the launch's start, for the time and the report */
 } coalsim_analysis_cfg;
 
 typedef struct coalsim_analysis coalsim_analysis;
@@ -732,7 +750,8 @@ int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src
  * instructions and their strings too).  0, or -1 if memory runs out. */
 int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
 /* Start AN's L2 with what PREV's held at its end (coalsim_hier_inherit_l2);
- * both made with a hierarchy, AN before any request.  0, or -1. */
+ * both made with a hierarchy, AN before any request.  PREV's time, if it was
+ * finished with one, becomes AN's cold_us.  0, or -1. */
 int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev);
 /* After the last request: predict the time (with a profile).  0, or -1. */
 int coalsim_analysis_finish(coalsim_analysis *an);

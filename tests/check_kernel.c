@@ -398,6 +398,66 @@ START_TEST(test_kernel_a_load_waits_for_an_earlier_store_unless_read_only)
 }
 END_TEST
 
+/* b[i] = a[i] over the whole grid: one float a thread. */
+static const char warm_copy_ptx[] =
+    SCHED_HEAD ".visible .entry gcopy(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
+    ".reg .b32 %r<5>;\nld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nmov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+    "ld.global.f32 %f1, [%rd4];\nst.global.f32 [%rd5], %f1;\nret;\n}\n";
+
+/* --l2 warm: the launch as the second of two back to back.  A 2 MiB copy
+ * fits in L2: the second launch reads nothing from DRAM, writes nothing to
+ * it (the first one's dirty lines are written again in L2), and is
+ * predicted faster than the first; the report says which is which. */
+START_TEST(test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(warm_copy_ptx, strlen(warm_copy_ptx), "warm.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    static coalsim_profile p;
+    static coalsim_hier_cfg h;
+    static coalsim_sm_limits lim;
+    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
+    ck_assert(fp != NULL);
+    ck_assert_int_eq(coalsim_profile_read(fp, "gpu/profiles/h100.txt", &p, err, sizeof err), 0);
+    fclose(fp);
+    ck_assert_int_eq(coalsim_hier_preset("hopper", &h), 0);
+    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &lim), 0);
+    coalsim_analysis_cfg cold_cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim, .mlp = 16,
+                                     .l2 = COALSIM_L2_COLD};
+    coalsim_analysis_cfg warm_cfg = cold_cfg;
+    warm_cfg.l2 = COALSIM_L2_WARM;
+    coalsim_launch l = {.kernel = "gcopy", .grid = {2048, 1, 1}, .block = {256, 1, 1},
+                        .args = "a:2M=iotaf,b:2M", .threads = 1};
+    coalsim_analysis *cold = coalsim_analysis_new(&cold_cfg), *warm = coalsim_analysis_new(&warm_cfg);
+    ck_assert(cold && warm);
+    ck_assert_msg(coalsim_kernel_run(k, &l, cold, &cold_cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(cold), 0);
+    ck_assert_int_eq(coalsim_analysis_inherit_l2(warm, cold), 0);
+    ck_assert_msg(coalsim_kernel_run(k, &l, warm, &warm_cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(warm), 0);
+    coalsim_hier_counts c, w;
+    coalsim_stats_hier_total(coalsim_analysis_stats(cold), &c);
+    coalsim_stats_hier_total(coalsim_analysis_stats(warm), &w);
+    ck_assert_uint_eq(c.dram_read, 2u << 20);            /* cold: all of a from DRAM */
+    ck_assert_uint_eq(w.dram_read, 0);                   /* warm: all of it from L2 */
+    ck_assert_uint_eq(w.dram_write, 0);
+    ck_assert_uint_eq(w.l2_hits, (2u << 20) / 32);        /* every load sector hits */
+    const coalsim_time *tc = coalsim_analysis_time(cold), *tw = coalsim_analysis_time(warm);
+    ck_assert(tc && tw);
+    ck_assert_str_eq(tc->l2, "cold");
+    ck_assert_str_eq(tw->l2, "warm");
+    ck_assert_double_eq(tw->cold_us, tc->total_us);
+    ck_assert_uint_eq(tw->loads[COALSIM_LV_DRAM], 0);
+    ck_assert_msg(tw->total_us < tc->total_us, "warm %.2f us, cold %.2f us", tw->total_us, tc->total_us);
+    ck_assert_msg(tw->path_us < tc->path_us, "warm paths %.2f us, cold %.2f us", tw->path_us, tc->path_us);
+    coalsim_analysis_free(cold);
+    coalsim_analysis_free(warm);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ptxas moves a load up past the uses of earlier loads only so far (col_sum's
  * 16 unrolled loads: 14 above the first FADD, 2 after it on the H100):
  * 30 loads each added to a running sum in one basic block take two round
@@ -659,6 +719,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_barrier_in_a_loop_with_dynamic_shared_memory);
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
+    tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
     tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);

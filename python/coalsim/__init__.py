@@ -90,6 +90,8 @@ def _declare(lib):
                                                c.c_uint32, c.POINTER(c.c_uint64), c.c_char_p, c.c_char_p,
                                                c.c_size_t]
     lib.coalsim_analysis_put_lanes.restype = c.c_int
+    lib.coalsim_analysis_inherit_l2.argtypes = [P, P]
+    lib.coalsim_analysis_inherit_l2.restype = c.c_int
     lib.coalsim_analysis_finish.argtypes = [P]
     lib.coalsim_analysis_finish.restype = c.c_int
     lib.coalsim_analysis_error.argtypes = [P]
@@ -239,6 +241,15 @@ class Analysis:
             raise Error(_text(err.value))
         return self
 
+    def inherit_l2(self, prev):
+        """Start this analysis's L2 with what PREV's (another Analysis, both
+        with hier=True) held at its end, dirty lines included; L1s start
+        empty.  Call it before anything is added: this analysis is then the
+        launch after PREV's, back to back."""
+        if self._lib.coalsim_analysis_inherit_l2(self._handle(), prev._handle()):
+            raise Error(_text(self._lib.coalsim_analysis_error(self._handle())))
+        return self
+
     def report(self, name="python"):
         """The report as coalsim --json gives it (a dict), NAME as its trace."""
         an = self._handle()
@@ -273,10 +284,24 @@ def analyse_file(path, arch="hopper", warp_size=32, hier=False):
         return an.add_file(path).report(os.fsdecode(path))
 
 
-def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=False, **kw):
+def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=False, l2="cold", **kw):
     """The report of one kernel launch (see Analysis.add_kernel) as a dict:
-    its accesses, and report["metrics"] with Nsight Compute's names."""
+    its accesses, and report["metrics"] with Nsight Compute's names.  With
+    HIER, L2 "cold" (the default) starts with nothing in L2, as ncu measures
+    a launch; "warm" reports the second of two identical launches back to
+    back, whose L2 holds what the first left (as a cudaEvent loop measures),
+    like coalsim --l2 warm."""
+    if l2 not in ("cold", "warm"):
+        raise Error("l2 is 'cold' or 'warm', not %r" % (l2,))
+    if l2 == "warm" and not hier:
+        raise Error("l2='warm' needs hier=True (the cache model)")
     with Analysis(arch, 32, hier) as an:
+        if l2 == "warm":
+            with Analysis(arch, 32, hier) as first:
+                first.add_kernel(path, grid, block, args, kernel, **kw)
+                if first._lib.coalsim_analysis_finish(first._handle()) != 0:
+                    raise Error(_text(first._lib.coalsim_analysis_error(first._handle())))
+                an.inherit_l2(first)
         return an.add_kernel(path, grid, block, args, kernel, **kw).report(os.fsdecode(path))
 
 

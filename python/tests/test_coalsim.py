@@ -179,6 +179,15 @@ class Kernels(unittest.TestCase):
             r = an.report()
         self.assertEqual(r["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"], 2 * 8)
 
+    def test_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram(self):
+        ptx = path("gpu", "results", "h100", "outside", "ptx", "saxpy.ptx")
+        cold = coalsim.analyse_kernel(ptx, hier=True, **self.SAXPY)
+        warm = coalsim.analyse_kernel(ptx, hier=True, l2="warm", **self.SAXPY)
+        self.assertEqual(cold["hierarchy"]["dram_read_bytes"], 2 * 1024)
+        self.assertEqual(warm["hierarchy"]["dram_read_bytes"], 0)
+        with self.assertRaisesRegex(coalsim.Error, "hier"):
+            coalsim.analyse_kernel(ptx, l2="warm", **self.SAXPY)
+
     def test_kernel_errors_raise_with_the_line(self):
         with self.assertRaisesRegex(coalsim.Error, "misaligned"):
             coalsim.analyse_kernel(path("tests", "cli", "sass_hand.sass"), grid=1, block=32, args="P:128,5",

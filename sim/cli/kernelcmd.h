@@ -19,6 +19,7 @@ typedef struct kernel_opts {
     int sass;                      /* --sass: a .cu/.ptx module through ptxas and a disassembler, its SASS run */
     const char *ptx;               /* --ptx FILE: the module (.cu or .ptx) of a listing or binary */
     unsigned regs;                 /* --regs: registers a thread for the time model (0: ask ptxas) */
+    int warm;                      /* --l2 warm: the launch as the second of two back to back (needs --hier) */
 } kernel_opts;
 
 enum {
@@ -40,7 +41,11 @@ const char *kernel_sm_of_preset(const char *preset);
 /* The preset of an sm_XX ("sm_86" -> "ampere"), or NULL. */
 const char *kernel_preset_of_sm(const char *sm);
 /* Compile or read PATH and run its launch into AN (made from CFG) on THREADS
- * workers (0: every core).  0, or -1 after printing "coalsim: ..." on stderr. */
+ * workers (0: every core).  With KO->warm (CFG with a hierarchy), the launch
+ * runs first into an analysis of its own (CFG, L2 cold, no per-request
+ * callback), finished, and AN inherits that one's L2: AN is the second of two
+ * identical launches back to back.  0, or -1 after printing "coalsim: ..." on
+ * stderr. */
 int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, const coalsim_analysis_cfg *cfg,
                unsigned threads);
 

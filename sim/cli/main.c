@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -49,6 +49,7 @@ static const struct option_def {
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
+    {O_L2, "--l2", "cold|warm", "kernel with --hier: L2 at its start, cold (default: as ncu times it) or warm (2nd of 2 launches back to back)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
     {O_GRID, "--grid", "X[,Y[,Z]]", "kernel: blocks in the grid"},
@@ -250,6 +251,8 @@ static int run(const config *cf, const char *path, FILE *out)
         if (cf->profile && cf->profile->l2_bytes) hcfg.l2_bytes = cf->profile->l2_bytes;
         acfg.hier = &hcfg;
     }
+    /* a kernel's time says which L2 it started with */
+    if (kern && cf->hier) acfg.l2 = cf->kernel.warm ? COALSIM_L2_WARM : COALSIM_L2_COLD;
     if (cf->profile) {
         coalsim_sm_limits_preset("hopper", &lim);
         acfg.profile = cf->profile;
@@ -344,7 +347,7 @@ static int command(int argc, char **argv)
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     const char **defines = calloc((size_t)argc + 1, sizeof *defines);
     const char **includes = calloc((size_t)argc + 1, sizeof *includes);
-    int ndefines = 0, nincludes = 0;
+    int ndefines = 0, nincludes = 0, l2_given = 0;
     cf.sets = sets;
     cf.kernel.defines = defines;
     cf.kernel.includes = includes;
@@ -452,6 +455,14 @@ static int command(int argc, char **argv)
             *(o->id == O_LSKIP ? &cf.ro.skip : &cf.ro.count) = val;
             break;
         case O_LOGFILE: cf.ro.log_file = val; break;
+        case O_L2:
+            if (strcmp(val, "cold") && strcmp(val, "warm")) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--l2 takes cold or warm, not '%s'", val);
+            }
+            cf.kernel.warm = !strcmp(val, "warm");
+            l2_given = 1;
+            break;
         case O_DEFINE: defines[ndefines++] = val; break;
         case O_INCLUDE: includes[nincludes++] = val; break;
         case O_COMPILER:
@@ -603,6 +614,8 @@ static int command(int argc, char **argv)
             bad_run = "coalsim run models an H100 or H200 (the hopper preset)";
         else if (cf.mlp != 16)
             bad_run = "coalsim run does not take --mlp";
+        else if (l2_given)
+            bad_run = "coalsim run carries each launch's L2 to the next: --l2 does not apply";
         if (bad_run) {
             free(files), free(sets), free(defines), free(includes);
             return usage_error("%s", bad_run);
@@ -641,6 +654,8 @@ static int command(int argc, char **argv)
                            cf.kernel.sass || cf.kernel.ptx || cf.kernel.regs))
         kerr = "--kernel, --grid, --block, --args, --dynamic-shared, --dump, --sass, --ptx, --regs, --define, --include "
                "and --compiler apply to kernel files (.cu, .ptx, .sass, .cubin)";
+    else if (l2_given && (nkernels != nfiles || !cf.hier))
+        kerr = "--l2 goes with --hier and kernel files (.cu, .ptx, .sass, .cubin)";
     else if (cf.kernel.sass && nlistings)
         kerr = "--sass goes with .cu and .ptx files (a listing or binary is SASS already)";
     else if (cf.kernel.ptx && (nmodules || nlistings != 1))

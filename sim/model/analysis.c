@@ -23,6 +23,8 @@ struct coalsim_analysis {
     int has_exec;
     coalsim_inst *insts;       /* exec.insts, owned: one block with the strings after the array */
     int source;                /* cfg->source */
+    coalsim_l2_start l2;       /* cfg->l2 */
+    double prev_us;            /* the time of the launch whose L2 this one inherited, or 0 */
     char err[128];
 };
 
@@ -38,6 +40,7 @@ coalsim_analysis *coalsim_analysis_new(const coalsim_analysis_cfg *cfg)
     if (!an) return NULL;
     an->arch = cfg->arch;
     an->source = cfg->source;
+    an->l2 = cfg->l2;
     an->each = cfg->each;
     an->each_ctx = cfg->each_ctx;
     an->st = coalsim_stats_new();
@@ -193,9 +196,15 @@ int coalsim_analysis_finish(coalsim_analysis *an)
     if (!an->timing) return 0;
     coalsim_hier_counts total;
     coalsim_stats_hier_total(an->st, &total);
-    coalsim_timing_set_dirty(an->timing, coalsim_hier_dirty_bytes(an->hier), an->hcfg.l2_bytes);
+    /* warm: the previous launch's dirty lines are in this one's L2, and the
+     * cache model counts their write-backs as DRAM writes when they leave;
+     * what this launch leaves dirty is the next one's to write */
+    coalsim_timing_set_dirty(an->timing, an->l2 == COALSIM_L2_WARM ? 0 : coalsim_hier_dirty_bytes(an->hier),
+                             an->hcfg.l2_bytes);
     if (coalsim_timing_finish(an->timing, &total, an->has_exec ? &an->exec : NULL, &an->time) != 0)
         return fail(an, "out of memory");
+    an->time.l2 = an->l2 == COALSIM_L2_WARM ? "warm" : an->l2 == COALSIM_L2_COLD ? "cold" : NULL;
+    an->time.cold_us = an->l2 == COALSIM_L2_WARM ? an->prev_us : 0;
     an->timed = 1;
     return 0;
 }
@@ -227,11 +236,13 @@ void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *c
     cfg->each = an->each;
     cfg->each_ctx = an->each_ctx;
     cfg->source = an->source;
+    cfg->l2 = an->l2;
 }
 
 int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev)
 {
     if (!an->hier || !prev->hier) return fail(an, "the L2 of a launch without a cache model");
     if (coalsim_hier_inherit_l2(an->hier, prev->hier) != 0) return fail(an, "L2s of different shapes");
+    an->prev_us = prev->timed ? prev->time.total_us : 0;
     return 0;
 }

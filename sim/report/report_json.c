@@ -51,6 +51,9 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                      "\"l2_us\": %.6g, \"l1_us\": %.6g, \"latency_us\": %.6g, \"latency_modelled\": %s",
                 tm->total_us, tm->bound, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us,
                 tm->latency_modelled ? "true" : "false");
+        /* which L2 it started with; warm: the same launch's cold time too */
+        if (tm->l2) fprintf(out, ", \"l2\": \"%s\"", tm->l2);
+        if (tm->l2 && !strcmp(tm->l2, "warm")) fprintf(out, ", \"cold_us\": %.6g", tm->cold_us);
         if (tm->latency_modelled)
             fprintf(out, ", \"resident_blocks\": %u, \"block_warps\": %u, \"block_tail\": %.6g, \"mlp\": %u, "
                          "\"dram_slowdown\": %.6g, \"dram_round_trip_ns\": %.6g",

@@ -157,6 +157,12 @@ static void time_text(FILE *out, const coalsim_time *tm)
 {
     fprintf(out, "\nPredicted time: %.1f us, %s-bound (launch %.1f us + the largest of the terms below)\n", tm->total_us,
             tm->bound, tm->launch_us);
+    if (tm->l2 && !strcmp(tm->l2, "warm"))
+        fprintf(out, "  L2 warm: the second of two launches back to back, as a cudaEvent loop times it "
+                     "(cold, as ncu times it: %.1f us)\n", tm->cold_us);
+    else if (tm->l2)
+        fprintf(out, "  L2 cold: none of its data in L2 at the start, as ncu times it "
+                     "(a loop of launches back to back: --l2 warm)\n");
     fprintf(out, "  the busiest SM:  issue %.1f us  pipe %.1f (%s)  L1/shared %.1f  blocks' paths %.1f  block starts %.1f\n",
             tm->issue_us, tm->pipe_us, tm->pipe, tm->smem_us, tm->path_us, tm->dispatch_us);
     fprintf(out, "  the device:      DRAM %.1f us (back to back: %.1f)  L2 %.1f  atomics in L2 %.1f\n",
