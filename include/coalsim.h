@@ -710,10 +710,11 @@ typedef int (*coalsim_each_fn)(void *ctx, const coalsim_request *r, const coalsi
  * identical launches back to back, as a cudaEvent loop times it: the analysis
  * inherits the first's L2 (coalsim_analysis_inherit_l2, dirty lines
  * included), whose write-backs the cache model then counts as they happen,
- * so the time adds no dirty write-back of its own.  UNSAID (0): as COLD for
- * the time, and the report names neither (coalsim run, whose launches carry
- * their L2 from one to the next). */
-typedef enum { COALSIM_L2_UNSAID = 0, COALSIM_L2_COLD, COALSIM_L2_WARM } coalsim_l2_start;
+ * so the time adds no dirty write-back of its own.  INHERITED: the L2 of
+ * another launch before it (coalsim run: the program's previous launch),
+ * timed as WARM.  UNSAID (0): as COLD for the time, and the report names
+ * neither. */
+typedef enum { COALSIM_L2_UNSAID = 0, COALSIM_L2_COLD, COALSIM_L2_WARM, COALSIM_L2_INHERITED } coalsim_l2_start;
 
 typedef struct coalsim_analysis_cfg {
     coalsim_arch arch;

@@ -390,6 +390,9 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
         cfg.each = each_request;
         cfg.each_ctx = ec;
     }
+    /* the first launch finds nothing of its own in L2 (as ncu's replay); each
+     * later one the L2 the launch before it left */
+    if (cfg.hier) cfg.l2 = d->last ? COALSIM_L2_INHERITED : COALSIM_L2_COLD;
     coalsim_analysis *an = coalsim_analysis_new(&cfg);
     if (!an) {
         if (rstream) fclose(rstream);

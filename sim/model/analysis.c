@@ -199,11 +199,14 @@ int coalsim_analysis_finish(coalsim_analysis *an)
     /* warm: the previous launch's dirty lines are in this one's L2, and the
      * cache model counts their write-backs as DRAM writes when they leave;
      * what this launch leaves dirty is the next one's to write */
-    coalsim_timing_set_dirty(an->timing, an->l2 == COALSIM_L2_WARM ? 0 : coalsim_hier_dirty_bytes(an->hier),
-                             an->hcfg.l2_bytes);
+    int carried = an->l2 == COALSIM_L2_WARM || an->l2 == COALSIM_L2_INHERITED;
+    coalsim_timing_set_dirty(an->timing, carried ? 0 : coalsim_hier_dirty_bytes(an->hier), an->hcfg.l2_bytes);
     if (coalsim_timing_finish(an->timing, &total, an->has_exec ? &an->exec : NULL, &an->time) != 0)
         return fail(an, "out of memory");
-    an->time.l2 = an->l2 == COALSIM_L2_WARM ? "warm" : an->l2 == COALSIM_L2_COLD ? "cold" : NULL;
+    an->time.l2 = an->l2 == COALSIM_L2_WARM        ? "warm"
+                  : an->l2 == COALSIM_L2_COLD      ? "cold"
+                  : an->l2 == COALSIM_L2_INHERITED ? "inherited"
+                                                   : NULL;
     an->time.cold_us = an->l2 == COALSIM_L2_WARM ? an->prev_us : 0;
     an->timed = 1;
     return 0;
