@@ -703,6 +703,34 @@ START_TEST(test_kernel_launches_in_kept_memory_see_what_earlier_launches_and_the
 }
 END_TEST
 
+/* A shuffle whose source lane is not executing it gives 0 (undefined in the
+ * PTX ISA; the H100's answer, gpu/probes/h100-shfl-inactive.txt): lanes 0-7
+ * shuffle down while lanes 8-31, holding other values, have branched away. */
+static const char shfl_inactive_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd1, %rd1;\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 1000;\n"
+    "setp.ge.u32 %p1, %r1, 8;\n@%p1 bra done;\nadd.s32 %r2, %r1, 100;\n"
+    "shfl.sync.down.b32 %r3, %r2, 16, 31, 255;\nshfl.sync.down.b32 %r4, %r2, 4, 31, 255;\n"
+    "mul.wide.u32 %rd2, %r1, 8;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.v2.u32 [%rd3], {%r3, %r4};\n"
+    "done:\nret;\n}\n";
+
+START_TEST(test_kernel_a_shuffle_from_a_lane_not_executing_it_gives_zero)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(shfl_inactive_ptx, strlen(shfl_inactive_ptx), "shfl.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    ck_assert_msg(launch(k, "k", 1, 1, 32, 1, 0, "out:256", 1, err, NULL) == 0, "%s", err);
+    uint32_t v[16];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, v, sizeof v), 0);
+    for (unsigned l = 0; l < 8; l++) {
+        ck_assert_uint_eq(v[2 * l], 0);                                  /* lane l + 16 is not shuffling */
+        ck_assert_uint_eq(v[2 * l + 1], l + 4 < 8 ? 100 + l + 4 : 0);    /* lanes 4-7 get 0 from 8-11 */
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 Suite *make_kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -727,6 +755,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe);
     tcase_add_test(c, test_kernel_nine_interleaved_runs_of_shared_loads_are_each_joined);
     tcase_add_test(c, test_kernel_launches_in_kept_memory_see_what_earlier_launches_and_the_host_left);
+    tcase_add_test(c, test_kernel_a_shuffle_from_a_lane_not_executing_it_gives_zero);
     suite_add_tcase(s, c);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_kernel_misaligned_access_is_an_error_naming_the_lines);

@@ -28,7 +28,9 @@ HANDLER(shfl)
         default: j = (int)(minl | (bval & ~seg)); ok = j <= (int)maxl; break;
         }
         if (!ok || j < 0 || j > 31) j = l;
-        out[l] = src[j] & 0xffffffffu;
+        /* a source lane that is not executing the shuffle gives 0 (undefined
+         * in the PTX ISA; the H100's answer: gpu/probes/shfl_inactive.cu) */
+        out[l] = m >> j & 1 ? src[j] & 0xffffffffu : 0;
         pv |= (uint32_t)ok << l;
     });
     uint64_t *D = SLOT(w, in->d);

@@ -52,7 +52,9 @@ HANDLER(shfl)
         default: j = minl | (b & ~seg); ok = j <= maxl; break;
         }
         if (!ok) j = lane;
-        out[l] = av[j & 31];
+        /* a source lane not executing the SHFL gives 0 (the H100's answer:
+         * gpu/probes/shfl_inactive.cu) */
+        out[l] = m >> (j & 31) & 1 ? av[j & 31] : 0;
         pv |= (uint32_t)ok << l;
     });
     put_p(w, &in->o[0], pv, m);
