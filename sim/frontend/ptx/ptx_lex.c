@@ -73,7 +73,11 @@ void ptx_lex_advance(ptx_lexer *lx)
         return;
     }
     char c = *p;
-    if (c == '.' && p + 1 < end && ident_char(p[1]) && !(p[1] >= '0' && p[1] <= '9')) {
+    const char *dig = p + 1;
+    while (dig < end && *dig >= '0' && *dig <= '9') dig++;
+    /* a modifier, or one that starts with digits (.2d: cp.async.bulk.tensor's dimensions) */
+    int digit_mod = c == '.' && dig > p + 1 && dig < end && ident_start(*dig) && *dig != 'e' && *dig != 'E';
+    if (c == '.' && p + 1 < end && ident_char(p[1]) && (!(p[1] >= '0' && p[1] <= '9') || digit_mod)) {
         p++;
         while (p < end && ident_char(*p)) p++;
         /* a qualified modifier: .shared::cta, .L2::128B, .L2::cache_hint */

@@ -30,10 +30,12 @@ static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsign
     if (a % size)
         return ptx_fail(x, in, "misaligned address 0x%llx for a %u-byte access (lane %d, warp %u)",
                         (unsigned long long)a, size, l, w->index);
+    int kernel_param = 0;
     if (sp == SP_GENERIC) {
         if (a - GEN_SHARED < GEN_WINDOW) sp = SP_SHARED, a -= GEN_SHARED;
         else if (a - GEN_LOCAL < GEN_WINDOW) sp = SP_LOCAL, a -= GEN_LOCAL;
         else if (a - GEN_CONST < GEN_WINDOW) sp = SP_CONST, a -= GEN_CONST;
+        else if (a - GEN_PARAM < GEN_WINDOW) sp = SP_PARAM, a -= GEN_PARAM, kernel_param = 1;
         else sp = SP_GLOBAL;
     }
     switch (sp) {
@@ -83,7 +85,8 @@ static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsign
         pl->space = COALSIM_CONST;
         return 0;
     case SP_PARAM: {
-        const pframe *fr = &w->frames[w->depth - 1];
+        /* a generic address of a parameter is the kernel's (cvta.param) */
+        const pframe *fr = &w->frames[kernel_param ? 0 : w->depth - 1];
         if (a >= fr->fn->param_bytes || fr->fn->param_bytes - a < size)
             return ptx_fail(x, in, "parameter address 0x%llx is beyond the parameters (lane %d)", (unsigned long long)a, l);
         pl->p = fr->params + (size_t)l * fr->fn->param_bytes + a;
@@ -512,7 +515,8 @@ HANDLER(isspacep)
     LANES(m, {
         uint64_t a = A[l];
         int in_win = base ? a - base < GEN_WINDOW
-                          : !(a - GEN_SHARED < GEN_WINDOW || a - GEN_LOCAL < GEN_WINDOW || a - GEN_CONST < GEN_WINDOW);
+                          : !(a - GEN_SHARED < GEN_WINDOW || a - GEN_LOCAL < GEN_WINDOW || a - GEN_CONST < GEN_WINDOW ||
+                                   a - GEN_PARAM < GEN_WINDOW);
         r |= (uint32_t)in_win << l;
     });
     PRED(w, in->d) = (PRED(w, in->d) & ~m) | (r & m);
@@ -654,8 +658,9 @@ DECODE(dec_cvta)
     in->type = (uint8_t)t;
     if (ri->nops != 2 || ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, t, &in->a, err, cap))
         return ri->nops != 2 ? ptx_dec_fail(p, ri, err, cap, "needs 2 operands") : -1;
-    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST : 0;
-    if (sp == SP_PARAM || sp < 0 || sp == SP_GENERIC) return 0;   /* unsupported */
+    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST
+                  : sp == SP_PARAM ? GEN_PARAM : 0;
+    if (sp < 0 || sp == SP_GENERIC) return 0;   /* unsupported */
     in->fn = to ? cvta_to : cvta_from;
     return 0;
 }
@@ -666,8 +671,9 @@ DECODE(dec_isspacep)
     in->kind = K_OP;
     if (ri->nops != 2 || ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U64, &in->a, err, cap))
         return ri->nops != 2 ? ptx_dec_fail(p, ri, err, cap, "needs 2 operands") : -1;
-    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST : 0;
-    if (sp == SP_PARAM || sp < 0 || sp == SP_GENERIC) return 0;
+    in->addr_base = sp == SP_SHARED ? GEN_SHARED : sp == SP_LOCAL ? GEN_LOCAL : sp == SP_CONST ? GEN_CONST
+                  : sp == SP_PARAM ? GEN_PARAM : 0;
+    if (sp < 0 || sp == SP_GENERIC) return 0;
     in->fn = isspacep;
     return 0;
 }

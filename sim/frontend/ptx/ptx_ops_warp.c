@@ -115,12 +115,15 @@ HANDLER(match)
     return 0;
 }
 
+/* elect.sync d|p, membermask: the lowest executing lane of the member
+ * mask leads */
 HANDLER(elect)
 {
     (void)x;
-    uint32_t leader = m & (0u - m);
+    uint32_t cand = m & (uint32_t)SLOT(w, in->e)[__builtin_ctz(m)];
+    uint32_t leader = cand & (0u - cand);
     uint64_t *D = SLOT(w, in->d);
-    LANES(m, D[l] = (uint64_t)__builtin_ctz(leader));
+    LANES(m, D[l] = leader ? (uint64_t)__builtin_ctz(leader) : 0);
     if (in->d2 != UINT32_MAX) PRED(w, in->d2) = (PRED(w, in->d2) & ~m) | leader;
     return 0;
 }
@@ -228,10 +231,6 @@ DECODE(dec_elect)
 {
     in->kind = K_OP;
     if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands");
-    if (ri->ops[0].kind == RO_SINK) {
-        in->d = UINT32_MAX;
-        return ptx_dec_fail(p, ri, err, cap, "elect.sync with '_' is not supported");
-    }
     if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || second_pred(p, f, ri, in, err, cap) ||
         ptx_dec_src(p, f, ri, 1, PT_B32, &in->e, err, cap))
         return -1;

@@ -405,11 +405,44 @@ static const char *name_tok(parser *ps)
     return arena_str(ps->m, buf, n);
 }
 
+/* A {list} or (list) of registers ('_' for none) at the current '{' or '(' into O's vec. */
+static int parse_list(parser *ps, raw_operand *o)
+{
+    unsigned line = CUR->line;
+    char close = is_punct(CUR, '{') ? '}' : ')';
+    next(ps);
+    const char *names[256];
+    unsigned n = 0;
+    while (!is_punct(CUR, close)) {
+        CHECKLEX();
+        if (CUR->kind == TK_EOF) return fail(ps, line, "unterminated operand list");
+        if (is_punct(CUR, ',')) {
+            next(ps);
+            continue;
+        }
+        if (n == 256) return fail(ps, CUR->line, "too many operands in a list");
+        if (CUR->kind == TK_IDENT && ptx_tok_is(CUR, "_")) {
+            names[n++] = NULL;
+            next(ps);
+        } else if (CUR->kind == TK_IDENT) {
+            names[n++] = name_tok(ps);
+        } else {
+            char b[64];
+            return fail(ps, CUR->line, "expected a register in the list, found '%s'", show(CUR, b, sizeof b));
+        }
+    }
+    next(ps);
+    o->nvec = n;
+    o->vec = arena_alloc(ps->m, (n ? n : 1) * sizeof *o->vec);
+    if (!o->vec) return fail(ps, line, "out of memory");
+    memcpy(o->vec, names, n * sizeof *names);
+    return 0;
+}
+
 static int parse_operand(parser *ps, raw_operand *o)
 {
     CHECKLEX();
     memset(o, 0, sizeof *o);
-    unsigned line = CUR->line;
     if (is_punct(CUR, '[')) {
         next(ps);
         o->kind = RO_ADDR;
@@ -417,6 +450,13 @@ static int parse_operand(parser *ps, raw_operand *o)
         int sign = 1, have = o->name != NULL;
         while (!is_punct(CUR, ']')) {
             CHECKLEX();
+            if (is_punct(CUR, ',') && o->name && !o->vec) {
+                /* [tensorMap, {c0, c1, ...}]: cp.async.bulk.tensor's coordinates */
+                next(ps);
+                if (!is_punct(CUR, '{')) return fail(ps, CUR->line, "expected '{' after ',' in an address");
+                if (parse_list(ps, o)) return -1;
+                continue;
+            }
             if (is_punct(CUR, '+')) {
                 next(ps);
                 continue;
@@ -439,35 +479,8 @@ static int parse_operand(parser *ps, raw_operand *o)
         return 0;
     }
     if (is_punct(CUR, '{') || is_punct(CUR, '(')) {
-        char close = is_punct(CUR, '{') ? '}' : ')';
-        o->kind = close == '}' ? RO_VEC : RO_LIST;
-        next(ps);
-        const char *names[64];
-        unsigned n = 0;
-        while (!is_punct(CUR, close)) {
-            CHECKLEX();
-            if (CUR->kind == TK_EOF) return fail(ps, line, "unterminated operand list");
-            if (is_punct(CUR, ',')) {
-                next(ps);
-                continue;
-            }
-            if (n == 64) return fail(ps, CUR->line, "too many operands in a list");
-            if (CUR->kind == TK_IDENT && ptx_tok_is(CUR, "_")) {
-                names[n++] = NULL;
-                next(ps);
-            } else if (CUR->kind == TK_IDENT) {
-                names[n++] = name_tok(ps);
-            } else {
-                char b[64];
-                return fail(ps, CUR->line, "expected a register in the list, found '%s'", show(CUR, b, sizeof b));
-            }
-        }
-        next(ps);
-        o->nvec = n;
-        o->vec = arena_alloc(ps->m, (n ? n : 1) * sizeof *o->vec);
-        if (!o->vec) return fail(ps, line, "out of memory");
-        memcpy(o->vec, names, n * sizeof *names);
-        return 0;
+        o->kind = is_punct(CUR, '{') ? RO_VEC : RO_LIST;
+        return parse_list(ps, o);
     }
     if (is_punct(CUR, '!')) {
         o->neg = 1;
@@ -483,6 +496,11 @@ static int parse_operand(parser *ps, raw_operand *o)
         if (ptx_tok_is(CUR, "_")) {
             o->kind = RO_SINK;
             next(ps);
+            if (is_punct(CUR, '|')) {      /* elect.sync _|p */
+                next(ps);
+                if (CUR->kind != TK_IDENT) return fail(ps, CUR->line, "expected a predicate after '|'");
+                o->name2 = name_tok(ps);
+            }
             return 0;
         }
         o->kind = RO_REG;
