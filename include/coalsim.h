@@ -58,10 +58,19 @@ extern "C" {
  *               distinct 32-byte pieces of shared memory it writes
  *               (coalsim_ldgsts; coalsim_model, which has no destinations,
  *               counts the sectors alone).  In ..._global_op_ld, not in
- *               _cache_access; its shared writes take no LSU wavefronts. */
+ *               _cache_access; its shared writes take no LSU wavefronts.
+ *   BULK_LD     a bulk copy into shared memory by the Tensor Memory
+ *               Accelerator (cp.async.bulk.tensor, cp.async.bulk: Hopper),
+ *               16 bytes a lane, the copy's global side cut into requests
+ *               of up to 32 pieces; it bypasses L1 and the LSU (no
+ *               l1tex__t_*_pipe_lsu counter), and moves the distinct
+ *               sectors its pieces touch.
+ *   BULK_ST     the same out of shared memory into global memory (TMA
+ *               stores, cp.async.bulk.global.shared::cta). */
 typedef enum {
     COALSIM_LD = 0, COALSIM_ST = 1, COALSIM_ATOM = 2, COALSIM_RED = 3,
     COALSIM_LDSM = 4, COALSIM_STSM = 5, COALSIM_LDGSTS = 6, COALSIM_LDGSTS_BYPASS = 7,
+    COALSIM_BULK_LD = 8, COALSIM_BULK_ST = 9,
     COALSIM_OPS
 } coalsim_op;
 /* 1 if OP reads memory into the SM (ld, ldsm, both cp.async kinds): the
@@ -661,6 +670,12 @@ typedef struct coalsim_exec {
      * sm__inst_executed_pipe_tensor_op_{hmma,imma,dmma}): [0] HMMA (f16,
      * bf16, tf32), [1] IMMA (s8, u8, s4, u4, b1), [2] DMMA (f64) */
     uint64_t inst_mma[3];
+    /* Hopper's asynchronous path: warpgroup MMAs (wgmma.mma_async, warp
+     * instructions), and the bulk copies the threads issued (TMA tensor
+     * copies and cp.async.bulk), with the bytes they moved into shared
+     * memory and out of it */
+    uint64_t inst_gmma;
+    uint64_t bulk_copies, bulk_bytes_in, bulk_bytes_out;
     /* every instruction of the code that ran, in code order (NULL: not kept) */
     const coalsim_inst *insts;
     size_t ninsts;

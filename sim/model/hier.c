@@ -319,8 +319,8 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
         if (sec[k].new_line) w = lookup(l1, s, line), w2 = -1;
         c->l1_sectors++;
-        if (r->op == COALSIM_LDGSTS_BYPASS) {
-            /* cp.async.cg: read from L2 into shared memory, L1 neither looked up nor filled */
+        if (r->op == COALSIM_LDGSTS_BYPASS || r->op == COALSIM_BULK_LD) {
+            /* cp.async.cg and bulk copies (TMA): read from L2 into shared memory, L1 neither looked up nor filled */
             (void)l2_access(h, &sec[k], &w2, 0, now, c);
             continue;
         }

@@ -222,13 +222,15 @@ double coalsim_access_smem_efficiency(const coalsim_access *ac)
 
 const char *coalsim_op_name(coalsim_op op)
 {
-    static const char *const names[COALSIM_OPS] = {"ld", "st", "atom", "red", "ldsm", "stsm", "ldgsts", "ldgsts_cg"};
+    static const char *const names[COALSIM_OPS] = {"ld", "st", "atom", "red", "ldsm", "stsm", "ldgsts", "ldgsts_cg",
+                                                   "bulk_ld", "bulk_st"};
     return (unsigned)op < COALSIM_OPS ? names[op] : "?";
 }
 
 int coalsim_op_reads(coalsim_op op)
 {
-    return op == COALSIM_LD || op == COALSIM_LDSM || op == COALSIM_LDGSTS || op == COALSIM_LDGSTS_BYPASS;
+    return op == COALSIM_LD || op == COALSIM_LDSM || op == COALSIM_LDGSTS || op == COALSIM_LDGSTS_BYPASS ||
+           op == COALSIM_BULK_LD;
 }
 
 const char *coalsim_space_name(coalsim_space sp)

@@ -87,6 +87,8 @@ static const char *matrix_metrics(coalsim_space sp, int op)
         return sp == COALSIM_GLOBAL ? "l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ldgsts_cache_access.sum, also in ..._op_ld.sum"
                                     : "in l1tex__data_pipe_lsu_wavefronts_mem_shared.sum (no op_ counter of its own)";
     case COALSIM_LDGSTS_BYPASS: return "in l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld.sum (no counter of its own)";
+    case COALSIM_BULK_LD: case COALSIM_BULK_ST:
+        return "the Tensor Memory Accelerator, not the LSU: no l1tex__t_*_pipe_lsu counter (its sectors reach L2: --hier)";
     default: return NULL;
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "frontend/tmap.h"
 #include "frontend/kernel/args.h"
 
 /* The C type of parameter K in the demangled signature SIG ("int", "float
@@ -61,6 +62,79 @@ typedef struct {
     char fill[256];
     uint64_t base;
 } seen_buf;
+
+/* The buffer S names (NAME[:SIZE][=FILL]) for the parameter WHAT: made
+ * in MEM (DFLT bytes when S gives no size) or, named before, the same one.
+ * *OUT its address.  0, or -1 with ERR. */
+static int buffer_arg(const char *s, const char *what, seen_buf *seen, unsigned *nseen, kmem *mem, uint64_t dflt,
+                      uint64_t *out, char *err, size_t cap)
+{
+    char name[64];
+    size_t nl = strcspn(s, ":=");
+    if (nl == 0 || nl >= sizeof name) {
+        snprintf(err, cap, "--args: %s: bad buffer name '%s'", what, s);
+        return -1;
+    }
+    memcpy(name, s, nl);
+    name[nl] = '\0';
+    for (size_t i = 0; i < nl; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) {
+            snprintf(err, cap, "--args: %s: bad buffer name '%s' (letters, digits, '_' and '.')", what, name);
+            return -1;
+        }
+    }
+    uint64_t size = 0;
+    int sized = 0;
+    const char *fill = "zero";
+    const char *q = s + nl;
+    int spec = *q != '\0';
+    if (*q == ':') {
+        char sz[64];
+        size_t sl = strcspn(q + 1, "=");
+        if (sl >= sizeof sz) sl = sizeof sz - 1;
+        memcpy(sz, q + 1, sl);
+        sz[sl] = '\0';
+        if (parse_size(sz, &size)) {
+            snprintf(err, cap, "--args: %s: buffer size '%s' is not a number of bytes (K, M, G allowed)", what, sz);
+            return -1;
+        }
+        q += 1 + sl;
+        sized = 1;
+    }
+    if (*q == '=') fill = q + 1;
+    unsigned found = *nseen;
+    for (unsigned i = 0; i < *nseen; i++)
+        if (!strcmp(seen[i].name, name)) found = i;
+    if (found < *nseen) {
+        if (spec && (size != seen[found].size || strcmp(fill, seen[found].fill))) {
+            snprintf(err, cap, "--args: %s: buffer '%s' is described twice, differently", what, name);
+            return -1;
+        }
+        *out = seen[found].base;
+        return 0;
+    }
+    kfill kf;
+    char why[300];
+    if (kfill_parse(fill, &kf, why, sizeof why) != 0) {
+        snprintf(err, cap, "--args: %s: %s", what, why);
+        return -1;
+    }
+    if (!sized) size = dflt;
+    uint64_t base = kmem_add(mem, name, size, &kf);
+    if (!base) {
+        free(kf.bytes);
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    snprintf(seen[*nseen].name, sizeof seen[*nseen].name, "%s", name);
+    snprintf(seen[*nseen].fill, sizeof seen[*nseen].fill, "%s", fill);
+    seen[*nseen].size = size;
+    seen[*nseen].base = base;
+    (*nseen)++;
+    *out = base;
+    return 0;
+}
 
 int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, const char *sig, kmem *mem,
                 unsigned char *params, size_t bytes, char *err, size_t cap)
@@ -118,8 +192,39 @@ int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, co
                                    "(--ptx FILE.cu or FILE.ptx)", what, ctype[0] ? ctype : "parameter");
             goto done;
         }
+        if (pp->is_array && pp->bytes == TMAP_BYTES && strchr(s, '@') && off[k] + TMAP_BYTES <= bytes) {
+            /* a tensor map (a CUtensorMap passed by value): BUFFER@TYPE:DIMS:BOX[:SWIZZLE[:STRIDES]] */
+            char buf[256];
+            size_t bl = (size_t)(strchr(s, '@') - s);
+            if (bl >= sizeof buf) bl = sizeof buf - 1;
+            memcpy(buf, s, bl);
+            buf[bl] = '\0';
+            tmap t;
+            const char *why = tmap_parse(strchr(s, '@') + 1, &t);
+            if (why) {
+                snprintf(err, cap, "--args: %s: %s", what, why);
+                goto done;
+            }
+            uint64_t span = t.strides[t.rank - 1] * t.dims[t.rank - 1];
+            if (buffer_arg(buf, what, seen, &nseen, mem, span, &t.base, err, cap) != 0) goto done;
+            const kbuf *kb = kmem_find(mem, t.base, span);
+            if (!kb) {
+                snprintf(err, cap, "--args: %s: the tensor (%llu bytes) does not fit its buffer '%s'", what,
+                         (unsigned long long)span, buf);
+                goto done;
+            }
+            if ((why = tmap_encode(&t, dst)) != NULL) {
+                snprintf(err, cap, "--args: %s: %s", what, why);
+                goto done;
+            }
+            continue;
+        }
         if (pp->is_array || !ptype_bytes(pp->type) || off[k] + ptype_bytes(pp->type) > bytes) {
-            snprintf(err, cap, "--args: %s: a parameter passed by value as bytes (a struct) is not supported", what);
+            if (pp->is_array && pp->bytes == TMAP_BYTES)
+                snprintf(err, cap, "--args: %s: a 128-byte parameter (a CUtensorMap?) takes a tensor map, "
+                                   "BUFFER@TYPE:DIMS:BOX[:SWIZZLE[:STRIDES]] (A:2M=randomh:1@f16:1024x1024:64x64:128)", what);
+            else
+                snprintf(err, cap, "--args: %s: a parameter passed by value as bytes (a struct) is not supported", what);
             goto done;
         }
         unsigned pb = ptype_bytes(pp->type);
@@ -134,66 +239,8 @@ int kargs_parse(const char *list, const ptx_func *entry, const uint32_t *off, co
                     snprintf(err, cap, "--args: %s takes a number, not the buffer '%s'", what, s);
                     goto done;
                 }
-                char name[64];
-                size_t nl = strcspn(s, ":=");
-                if (nl == 0 || nl >= sizeof name) {
-                    snprintf(err, cap, "--args: %s: bad buffer name '%s'", what, s);
-                    goto done;
-                }
-                memcpy(name, s, nl);
-                name[nl] = '\0';
-                for (size_t i = 0; i < nl; i++) {
-                    char c = name[i];
-                    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) {
-                        snprintf(err, cap, "--args: %s: bad buffer name '%s' (letters, digits, '_' and '.')", what, name);
-                        goto done;
-                    }
-                }
-                uint64_t size = 0;
-                const char *fill = "zero";
-                const char *q = s + nl;
-                int spec = *q != '\0';
-                if (*q == ':') {
-                    char sz[64];
-                    size_t sl = strcspn(q + 1, "=");
-                    if (sl >= sizeof sz) sl = sizeof sz - 1;
-                    memcpy(sz, q + 1, sl);
-                    sz[sl] = '\0';
-                    if (parse_size(sz, &size)) {
-                        snprintf(err, cap, "--args: %s: buffer size '%s' is not a number of bytes (K, M, G allowed)", what, sz);
-                        goto done;
-                    }
-                    q += 1 + sl;
-                }
-                if (*q == '=') fill = q + 1;
-                unsigned found = nseen;
-                for (unsigned i = 0; i < nseen; i++)
-                    if (!strcmp(seen[i].name, name)) found = i;
-                if (found < nseen) {
-                    if (spec && (size != seen[found].size || strcmp(fill, seen[found].fill))) {
-                        snprintf(err, cap, "--args: %s: buffer '%s' is described twice, differently", what, name);
-                        goto done;
-                    }
-                    memcpy(dst, &seen[found].base, 8);
-                    continue;
-                }
-                kfill kf;
-                char why[300];
-                if (kfill_parse(fill, &kf, why, sizeof why) != 0) {
-                    snprintf(err, cap, "--args: %s: %s", what, why);
-                    goto done;
-                }
-                uint64_t base = kmem_add(mem, name, size, &kf);
-                if (!base) {
-                    free(kf.bytes);
-                    snprintf(err, cap, "out of memory");
-                    goto done;
-                }
-                snprintf(seen[nseen].name, sizeof seen[nseen].name, "%s", name);
-                snprintf(seen[nseen].fill, sizeof seen[nseen].fill, "%s", fill);
-                seen[nseen].size = size;
-                seen[nseen].base = base;
-                nseen++;
+                uint64_t base;
+                if (buffer_arg(s, what, seen, &nseen, mem, 0, &base, err, cap) != 0) goto done;
                 memcpy(dst, &base, 8);
                 continue;
             }

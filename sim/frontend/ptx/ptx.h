@@ -94,7 +94,7 @@ typedef struct raw_operand {
     unsigned fimm_bytes;
     double fval;               /* RO_FLOAT: a decimal float literal */
     int64_t off;               /* RO_ADDR: [name+off] or [off] (name NULL) */
-    unsigned nvec;             /* RO_VEC / RO_LIST members */
+    unsigned nvec;             /* RO_VEC / RO_LIST members; RO_ADDR: a tensor's coordinates [tmap, {c0, ...}] */
     const char **vec;          /* NULL member: '_' */
 } raw_operand;
 
@@ -113,7 +113,7 @@ typedef struct raw_inst {
     int guard_neg;
     const char *label;         /* not NULL: a label, not an instruction */
     char opcode[24];
-    char mods[PTX_MAX_MODS][24];
+    char mods[PTX_MAX_MODS][32];    /* mbarrier::complete_tx::bytes */
     unsigned nmods;
     raw_operand ops[PTX_MAX_OPS];
     unsigned nops;
@@ -189,7 +189,8 @@ int ptx_find_func(const ptx_module *m, const char *name);
 typedef enum {
     K_OP,          /* a data instruction: call fn */
     K_MEM,         /* a memory instruction (fn too): the warp yields after it */
-    K_BRA, K_CALL, K_RET, K_EXIT, K_BAR, K_NOP, K_TRAP, K_UNSUPPORTED
+    K_BRA, K_CALL, K_RET, K_EXIT, K_BAR, K_NOP, K_TRAP, K_UNSUPPORTED,
+    K_WAIT         /* a wait (mbarrier.try_wait): fn returns 1 when it must wait, and the warp sleeps */
 } pkind;
 
 struct pctx;
@@ -320,6 +321,7 @@ typedef enum {
 #define GEN_SHARED 0x100000000000ull
 #define GEN_LOCAL 0x200000000000ull
 #define GEN_CONST 0x300000000000ull
+#define GEN_PARAM 0x400000000000ull    /* the kernel's parameters (cvta.param: __grid_constant__) */
 #define GEN_WINDOW 0x010000000000ull
 
 /* The program: the entry and every function it may call, decoded. */
@@ -375,7 +377,7 @@ typedef struct pframe {
     size_t sb_cap;
 } pframe;
 
-typedef enum { W_RUN, W_BAR, W_DONE } wstate;
+typedef enum { W_RUN, W_BAR, W_DONE, W_WAIT } wstate;   /* W_WAIT: asleep at a K_WAIT instruction */
 
 typedef struct pwarp {
     pframe frames[PTX_MAX_DEPTH];
@@ -519,7 +521,16 @@ typedef struct pop_entry {
     int (*decode)(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
 } pop_entry;
 
-extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[], ptx_ops_matrix[], ptx_ops_wmma[];
+extern const pop_entry ptx_ops_int[], ptx_ops_float[], ptx_ops_mem[], ptx_ops_warp[], ptx_ops_matrix[], ptx_ops_wmma[],
+    ptx_ops_async[], ptx_ops_wgmma[];
+
+/* The bulk and tensor copies (cp.async.bulk...) and cp.async.mbarrier.arrive,
+ * decoded: 0, -1 with ERR, or 1 if RI is another cp instruction.
+ * (ptx_ops_async.c) */
+int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap);
+/* What warp W, asleep at the mbarrier wait IN, waits for, into BUF (for a
+ * deadlock's message).  0, or -1 with X->err. (ptx_ops_async.c) */
+int ptx_mbarrier_describe(pctx *x, pwarp *w, const pinst *in, char *buf, size_t cap);
 
 /* Lane L's address of IN (its first address operand; SECOND: the second,
  * cp.async's source), and where its SIZE bytes live in space SP (SP_GENERIC:

@@ -511,7 +511,8 @@ static const char *make_label(ptx_program *p, const raw_inst *ri)
 
 static const pop_entry *find_op(const char *name)
 {
-    const pop_entry *tabs[] = {ptx_ops_int, ptx_ops_float, ptx_ops_mem, ptx_ops_warp, ptx_ops_matrix, ptx_ops_wmma};
+    const pop_entry *tabs[] = {ptx_ops_int, ptx_ops_float, ptx_ops_mem, ptx_ops_warp, ptx_ops_matrix, ptx_ops_wmma,
+                               ptx_ops_async, ptx_ops_wgmma};
     for (size_t t = 0; t < sizeof tabs / sizeof tabs[0]; t++)
         for (const pop_entry *e = tabs[t]; e->name; e++)
             if (!strcmp(e->name, name)) return e;

@@ -409,6 +409,18 @@ static int run_warp(pctx *x, pwarp *w)
             uint32_t p = fr->preds[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
+        if (in->kind == K_WAIT && m) {
+            /* a wait runs when what it waits for is there; until then the
+             * warp sleeps here, issuing nothing (the GPU's try_wait
+             * suspends the warp for a while: the retries it may count are
+             * timing, not the program) */
+            int r = in->fn(x, w, in, m);
+            if (r < 0) return -1;
+            if (r > 0) {
+                w->state = W_WAIT;
+                return 0;
+            }
+        }
         w->clock++;
         if (x->sb_on) {
             /* issue when the operands are ready and the basic block's issue
@@ -470,7 +482,7 @@ static int run_warp(pctx *x, pwarp *w)
              * seen (the cache model, the per-request report) */
             if (m && x->interleave) return 0;
             break;
-        case K_NOP: top->pc++; break;
+        case K_NOP: case K_WAIT: top->pc++; break;
         case K_BRA: {
             uint32_t nt = mask & ~m;
             w->async_open = 0;
@@ -530,6 +542,33 @@ static int run_warp(pctx *x, pwarp *w)
     return 0;
 }
 
+/* Every warp left waits for another: the error names the first asleep
+ * warp's wait (its instruction and what its mbarrier lacks) and the
+ * others'. */
+static int deadlock(pctx *x, pwarp *warps, unsigned nwarps)
+{
+    char what[512] = "", others[256] = "";
+    const pinst *first = NULL;
+    size_t n = 0;
+    for (unsigned k = 0; k < nwarps; k++) {
+        pwarp *w = &warps[k];
+        if (w->state == W_DONE) continue;
+        pframe *fr = &w->frames[w->depth - 1];
+        const pinst *in = &fr->fn->code[fr->stack[fr->sp - 1].pc - (w->state == W_BAR)];
+        if (!first && w->state == W_WAIT) {
+            first = in;
+            if (ptx_mbarrier_describe(x, w, in, what, sizeof what) != 0) return -1;
+            snprintf(others, sizeof others, "warp %u waits for %s", k, what);
+            n = strlen(others);
+            continue;
+        }
+        if (n < sizeof others - 64)
+            n += (size_t)snprintf(others + n, sizeof others - n, "; warp %u %s (PTX line %u)", k,
+                                  w->state == W_BAR ? "waits at a barrier" : "waits on an mbarrier", in->line);
+    }
+    return ptx_fail(x, first, "deadlock in block %llu: %s", (unsigned long long)x->block_id, others);
+}
+
 int ptx_run_block(pctx *x, uint64_t b)
 {
     const ptx_program *p = x->prog;
@@ -579,20 +618,34 @@ int ptx_run_block(pctx *x, uint64_t b)
     x->exec.blocks++;
     x->sb_bar = 0;
     /* turns until every warp is done; a barrier opens when every warp that
-     * is not done waits at it */
+     * is not done waits at it; a warp asleep at an mbarrier tries again
+     * each turn, and a turn in which no warp issued anything and no
+     * barrier opened is a deadlock */
     while (rc == 0) {
-        unsigned waiting = 0;
+        unsigned waiting = 0, asleep = 0, live = 0;
+        uint64_t issued = 0;
+        for (unsigned k = 0; k < nwarps; k++) issued -= warps[k].clock;
         for (unsigned k = 0; k < nwarps && rc == 0; k++)
             if (warps[k].state == W_RUN) rc = run_warp(x, &warps[k]);
         if (rc) break;
-        for (unsigned k = 0; k < nwarps; k++) waiting += warps[k].state == W_BAR;
-        unsigned live = 0;
-        for (unsigned k = 0; k < nwarps; k++) live += warps[k].state != W_DONE;
+        for (unsigned k = 0; k < nwarps; k++) {
+            issued += warps[k].clock;
+            waiting += warps[k].state == W_BAR;
+            asleep += warps[k].state == W_WAIT;
+            live += warps[k].state != W_DONE;
+        }
         if (!live) break;
         if (waiting == live) {
             if (x->sb_on) ptx_sched_barrier(x, nwarps);
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == W_BAR) warps[k].state = W_RUN;
+        } else if (asleep) {
+            if (!issued) {
+                rc = deadlock(x, warps, nwarps);
+                break;
+            }
+            for (unsigned k = 0; k < nwarps; k++)
+                if (warps[k].state == W_WAIT) warps[k].state = W_RUN;
         }
     }
     if (rc == 0 && x->sb_on) ptx_sched_block_end(x, nwarps);

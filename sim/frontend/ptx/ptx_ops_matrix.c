@@ -333,6 +333,8 @@ DECODE(dec_mma)
 /* cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::NB} [dst], [src], size{, src-size}{, policy} */
 DECODE(dec_cp_async)
 {
+    int bulk = ptx_dec_bulk(p, f, ri, in, err, cap);
+    if (bulk <= 0) return bulk;
     if (ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group") || ptx_has_mod(ri, "wait_all")) {
         in->kind = K_OP;
         if (ptx_has_mod(ri, "wait_group") && (ri->nops != 1 || ri->ops[0].kind != RO_IMM))
@@ -341,7 +343,6 @@ DECODE(dec_cp_async)
         in->fn = cp_async_nop;
         return 0;
     }
-    if (ptx_has_mod(ri, "mbarrier")) return 0;          /* cp.async.mbarrier.arrive: not yet */
     int cg = ptx_has_mod(ri, "cg");
     in->kind = K_MEM;
     in->space = SP_SHARED;

@@ -1,0 +1,628 @@
+/* Hopper's asynchronous data movement: mbarriers, bulk copies and tensor
+ * copies (the Tensor Memory Accelerator), their groups, and the warp
+ * specialisation instructions that go with them (setmaxnreg).
+ *
+ * mbarrier (PTX ISA "Parallel Synchronization and Communication
+ * Instructions: mbarrier"): an 8-byte object in shared memory with a phase,
+ * the arrivals the phase still waits for, the count it was made with and
+ * a transaction count of bytes still to come.  A phase completes when its
+ * arrivals and its bytes are both down to zero: the phase flips, the
+ * pending count is the made count again.  Its bytes here (the GPU's are
+ * opaque, so a kernel only reaches them through mbarrier instructions):
+ *
+ *   bit 63 phase | 62 made | 40..61 transaction count (signed) | 20..39 count | 0..19 pending
+ *
+ * Copies happen when the instruction runs, and complete their bytes on the
+ * mbarrier at once: a kernel that waits for them finds them there, and one
+ * that reads its tile without waiting has a race on the GPU, not here.  A
+ * warp whose mbarrier.try_wait finds the phase not complete sleeps (its
+ * state W_WAIT, the instruction not yet executed) until other warps have
+ * moved; if none can, the block is deadlocked, which is an error naming
+ * the waiting warps and their barriers (ptx_exec.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend/tmap.h"
+#include "ptx.h"
+
+#define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
+#define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+
+/* ---- the mbarrier object ---- */
+
+#define MB_MAX_COUNT ((1u << 20) - 1)
+#define MB_MAX_TX ((1 << 20) - 1)
+
+typedef struct mbar {
+    unsigned pending, count, phase, made;
+    int64_t tx;
+} mbar;
+
+static mbar mb_get(const unsigned char *p)
+{
+    uint64_t s;
+    memcpy(&s, p, 8);
+    mbar b;
+    b.pending = (unsigned)(s & 0xfffff);
+    b.count = (unsigned)(s >> 20 & 0xfffff);
+    int64_t tx = (int64_t)(s >> 40 & 0x3fffff);
+    b.tx = tx >= (1 << 21) ? tx - (1 << 22) : tx;
+    b.made = (unsigned)(s >> 62 & 1);
+    b.phase = (unsigned)(s >> 63);
+    return b;
+}
+
+static void mb_put(unsigned char *p, const mbar *b)
+{
+    uint64_t s = (uint64_t)b->pending | (uint64_t)b->count << 20 | ((uint64_t)b->tx & 0x3fffff) << 40 |
+                 (uint64_t)b->made << 62 | (uint64_t)b->phase << 63;
+    memcpy(p, &s, 8);
+}
+
+static void mb_settle(mbar *b)
+{
+    if (b->pending == 0 && b->tx == 0) {
+        b->phase ^= 1;
+        b->pending = b->count;
+    }
+}
+
+/* The mbarrier lane L names at address A (in IN's space): *P its 8 bytes,
+ * *REPORT its shared address.  0, or -1 with the GPU's error. */
+static int mb_at(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, int l, unsigned char **p, uint64_t *report)
+{
+    int space;
+    if (ptx_locate(x, w, in, sp, a, 8, l, p, report, &space) != 0) return -1;
+    if (space != COALSIM_SHARED)
+        return ptx_fail(x, in, "lane %d's mbarrier address 0x%llx is not in shared memory (warp %u)", l,
+                        (unsigned long long)a, w->index);
+    return 0;
+}
+
+static int mb_made(pctx *x, const pwarp *w, const pinst *in, const mbar *b, uint64_t rep, int l)
+{
+    if (b->made) return 0;
+    return ptx_fail(x, in, "the mbarrier at shared 0x%llx is used before mbarrier.init (lane %d, warp %u)",
+                    (unsigned long long)rep, l, w->index);
+}
+
+/* Complete BYTES of the transaction count of the mbarrier at shared address A. */
+static int mb_complete_tx(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, int l, uint64_t bytes)
+{
+    unsigned char *p;
+    uint64_t rep;
+    if (mb_at(x, w, in, sp, a, l, &p, &rep) != 0) return -1;
+    mbar b = mb_get(p);
+    if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
+    b.tx -= (int64_t)bytes;
+    if (b.tx < -MB_MAX_TX)
+        return ptx_fail(x, in, "the mbarrier at shared 0x%llx has more bytes completed than it can count (lane %d, warp %u)",
+                        (unsigned long long)rep, l, w->index);
+    mb_settle(&b);
+    mb_put(p, &b);
+    return 0;
+}
+
+/* in->sub: what it does; in->sub2: MBF_* */
+enum { MB_INIT, MB_INVAL, MB_EXPECT_TX, MB_COMPLETE_TX, MB_ARRIVE, MB_TEST_WAIT, MB_TRY_WAIT };
+#define MBF_EXPECT 1     /* arrive.expect_tx */
+#define MBF_PARITY 2     /* test_wait.parity / try_wait.parity */
+#define MBF_DROP 4       /* arrive_drop */
+#define MBF_TOKEN 8      /* arrive writes a state (d is not '_') */
+
+static uint64_t lane_value(const pwarp *w, uint32_t slot, int l, uint64_t dflt)
+{
+    return slot == UINT32_MAX ? dflt : SLOT(w, slot)[l];
+}
+
+/* init, inval, expect_tx, complete_tx, arrive{.expect_tx}, arrive_drop: a
+ * lane at a time, in lane order.  a: the count or byte operand (or
+ * UINT32_MAX); d: arrive's state. */
+HANDLER(mbarrier)
+{
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        unsigned char *p;
+        uint64_t rep, v = lane_value(w, in->a, l, 1);
+        if (mb_at(x, w, in, in->space, ptx_lane_addr(w, in, l, 0), l, &p, &rep) != 0) return -1;
+        mbar b = mb_get(p);
+        if (in->sub == MB_INIT) {
+            if (v == 0 || v > MB_MAX_COUNT)
+                return ptx_fail(x, in, "mbarrier.init with a count of %llu (1 to 2^20-1; lane %d, warp %u)",
+                                (unsigned long long)v, l, w->index);
+            b = (mbar){.pending = (unsigned)v, .count = (unsigned)v, .made = 1};
+            mb_put(p, &b);
+            continue;
+        }
+        if (in->sub == MB_INVAL) {
+            memset(p, 0, 8);
+            continue;
+        }
+        if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
+        if (in->sub == MB_EXPECT_TX || in->sub == MB_COMPLETE_TX || (in->sub2 & MBF_EXPECT)) {
+            if (v > (uint64_t)MB_MAX_TX)
+                return ptx_fail(x, in, "a transaction count of %llu bytes (at most 2^20-1; lane %d, warp %u)",
+                                (unsigned long long)v, l, w->index);
+            b.tx += in->sub == MB_COMPLETE_TX ? -(int64_t)v : (int64_t)v;
+            if (b.tx > MB_MAX_TX || b.tx < -MB_MAX_TX)
+                return ptx_fail(x, in, "the mbarrier at shared 0x%llx expects more bytes than it can count (lane %d, warp %u)",
+                                (unsigned long long)rep, l, w->index);
+        }
+        if (in->sub == MB_ARRIVE) {
+            unsigned n = (in->sub2 & MBF_EXPECT) ? 1 : (unsigned)v;
+            if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase;       /* the state: the phase it arrived in */
+            if (n > b.pending)
+                return ptx_fail(x, in, "%u arrivals on the mbarrier at shared 0x%llx, which waits for %u more in this "
+                                "phase (lane %d, warp %u)", n, (unsigned long long)rep, b.pending, l, w->index);
+            b.pending -= n;
+            if (in->sub2 & MBF_DROP) b.count -= n < b.count ? n : b.count;
+        }
+        mb_settle(&b);
+        mb_put(p, &b);
+    }
+    return 0;
+}
+
+/* test_wait and try_wait{.parity} p, [a], state|parity: whether the phase
+ * the state names (or the last phase of that parity) has completed.  A
+ * try_wait that finds it has not returns 1 (the warp waits and runs it
+ * again later) and changes nothing. */
+HANDLER(mbarrier_wait)
+{
+    uint32_t done = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        unsigned char *p;
+        uint64_t rep;
+        if (mb_at(x, w, in, in->space, ptx_lane_addr(w, in, l, 0), l, &p, &rep) != 0) return -1;
+        mbar b = mb_get(p);
+        if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
+        unsigned named = (unsigned)(SLOT(w, in->a)[l] & 1);
+        if (b.phase != named) done |= 1u << l;
+    }
+    if (in->sub == MB_TRY_WAIT && done != m) return 1;
+    PRED(w, in->d) = (PRED(w, in->d) & ~m) | done;
+    return 0;
+}
+
+int ptx_mbarrier_describe(pctx *x, pwarp *w, const pinst *in, char *buf, size_t cap)
+{
+    uint32_t m = w->frames[w->depth - 1].stack[w->frames[w->depth - 1].sp - 1].mask;
+    int l = m ? __builtin_ctz(m) : 0;
+    unsigned char *p;
+    uint64_t rep;
+    if (mb_at(x, w, in, in->space, ptx_lane_addr(w, in, l, 0), l, &p, &rep) != 0) return -1;
+    mbar b = mb_get(p);
+    snprintf(buf, cap, "the mbarrier at shared 0x%llx for the phase of parity %u to complete (it is in phase parity %u, "
+             "waiting for %u of %u arrivals and %lld bytes)", (unsigned long long)rep, (unsigned)(SLOT(w, in->a)[l] & 1),
+             b.phase, b.pending, b.count, (long long)b.tx);
+    return 0;
+}
+
+/* cp.async.mbarrier.arrive{.noinc}.b64 [a]: the lane's earlier cp.async
+ * copies are done already, so it is the arrive-on at once; without .noinc
+ * the pending count is raised by one first, so nothing changes. */
+HANDLER(cp_async_arrive)
+{
+    if (!in->sub) return 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        unsigned char *p;
+        uint64_t rep;
+        if (mb_at(x, w, in, in->space, ptx_lane_addr(w, in, l, 0), l, &p, &rep) != 0) return -1;
+        mbar b = mb_get(p);
+        if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
+        if (b.pending == 0)
+            return ptx_fail(x, in, "an arrival on the mbarrier at shared 0x%llx, which waits for none (lane %d, warp %u)",
+                            (unsigned long long)rep, l, w->index);
+        b.pending--;
+        mb_settle(&b);
+        mb_put(p, &b);
+    }
+    return 0;
+}
+
+/* ---- bulk copies ---- */
+
+/* The requests of a bulk copy's global side: 16-byte pieces, up to 32 a
+ * request, in the order they are moved. */
+typedef struct bulk_req {
+    coalsim_request r;
+    unsigned n;
+} bulk_req;
+
+static int bulk_flush(pctx *x, const pwarp *w, const pinst *in, bulk_req *q)
+{
+    if (!q->n) return 0;
+    q->r.active = q->n == 32 ? 0xffffffffu : (1u << q->n) - 1;
+    q->n = 0;
+    return ptx_put(x, w, in, &q->r);
+}
+
+static int bulk_piece(pctx *x, const pwarp *w, const pinst *in, bulk_req *q, uint64_t a)
+{
+    q->r.addr[q->n++] = a & ~15ull;
+    return q->n == 32 ? bulk_flush(x, w, in, q) : 0;
+}
+
+static void bulk_start(pctx *x, const pwarp *w, const pinst *in, coalsim_op op, bulk_req *q)
+{
+    uint64_t none[32] = {0};
+    ptx_request(x, w, in, op, COALSIM_GLOBAL, 16, 0, none, &q->r);
+    q->n = 0;
+}
+
+/* Shared memory [A, A + N) of lane L: *P.  0, or -1 with the GPU's error. */
+static int shared_span(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, uint64_t n, int l, unsigned char **p)
+{
+    int space;
+    uint64_t rep;
+    if (ptx_locate(x, w, in, sp, a, 16, l, p, &rep, &space) != 0) return -1;
+    if (space != COALSIM_SHARED)
+        return ptx_fail(x, in, "lane %d's address 0x%llx is not in shared memory (warp %u)", l, (unsigned long long)a,
+                        w->index);
+    if (rep + n > x->smem_bytes)
+        return ptx_fail(x, in, "a %llu-byte copy at shared 0x%llx runs past the block's %llu bytes of shared memory "
+                        "(lane %d, warp %u)", (unsigned long long)n, (unsigned long long)rep,
+                        (unsigned long long)x->smem_bytes, l, w->index);
+    return 0;
+}
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+ * and cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: sub 1
+ * for the store (shared to global); b: the size slot; c: the mbarrier's
+ * address slot (or UINT32_MAX) and imm its constant part. */
+HANDLER(bulk_copy)
+{
+    int store = in->sub;
+    bulk_req q;
+    bulk_start(x, w, in, store ? COALSIM_BULK_ST : COALSIM_BULK_LD, &q);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t n = SLOT(w, in->b)[l];
+        uint64_t dst = ptx_lane_addr(w, in, l, 0), src = ptx_lane_addr(w, in, l, 1);
+        uint64_t sh = store ? src : dst, gl = store ? dst : src;
+        if (n % 16 || sh % 16 || gl % 16)
+            return ptx_fail(x, in, "a bulk copy of %llu bytes from 0x%llx to 0x%llx: sizes and addresses must be multiples "
+                            "of 16 (misaligned address; lane %d, warp %u)", (unsigned long long)n,
+                            (unsigned long long)src, (unsigned long long)dst, l, w->index);
+        unsigned char *sp;
+        if (n && shared_span(x, w, in, store ? SP_SHARED : in->space, sh, n, l, &sp) != 0) return -1;
+        for (uint64_t o = 0; o < n; o += 16) {
+            unsigned char *gp;
+            uint64_t rep;
+            int space;
+            if (ptx_locate(x, w, in, SP_GLOBAL, gl + o, 16, l, &gp, &rep, &space) != 0) return -1;
+            if (store) memcpy(gp, sp + o, 16);
+            else memcpy(sp + o, gp, 16);
+            if (bulk_piece(x, w, in, &q, rep) != 0) return -1;
+        }
+        x->exec.bulk_copies++;
+        if (store) x->exec.bulk_bytes_out += n;
+        else x->exec.bulk_bytes_in += n;
+        if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
+    }
+    return bulk_flush(x, w, in, &q);
+}
+
+/* ---- tensor copies ---- */
+
+/* The tensor map at generic (or parameter-space) address A of lane L. */
+static int read_tmap(pctx *x, pwarp *w, const pinst *in, uint64_t a, int l, tmap *t)
+{
+    unsigned char bytes[TMAP_BYTES];
+    int sp = in->sub2 ? SP_PARAM : SP_GENERIC;
+    if (a % 64)
+        return ptx_fail(x, in, "misaligned tensor map address 0x%llx (64-byte aligned; lane %d, warp %u)",
+                        (unsigned long long)a, l, w->index);
+    for (unsigned k = 0; k < TMAP_BYTES; k += 64) {
+        unsigned char *p;
+        uint64_t rep;
+        int space;
+        if (ptx_locate(x, w, in, sp, a + k, 64, l, &p, &rep, &space) != 0) return -1;
+        memcpy(bytes + k, p, 64);
+    }
+    if (tmap_decode(bytes, t) != 0)
+        return ptx_fail(x, in, "lane %d's tensor map at 0x%llx was not made by cuTensorMapEncodeTiled (coalsim's driver) "
+                        "or --args' tensor-map syntax (warp %u)", l, (unsigned long long)a, w->index);
+    return 0;
+}
+
+/* One tensor copy of lane L: the box of T at COORD between global memory
+ * and shared memory at SH (already checked to hold the box).  Elements
+ * outside the tensor read as zero (NaN with the map's NaN fill, for
+ * floats) and are not written.  Global pieces go to Q. */
+static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const int64_t *coord, unsigned char *smem,
+                      uint32_t sh, int store, int l, bulk_req *q)
+{
+    unsigned eb = tmap_type_bytes(t->type), r = t->rank;
+    unsigned n[TMAP_MAX_RANK] = {1, 1, 1, 1, 1};
+    for (unsigned d = 0; d < r; d++) n[d] = tmap_box_elems(t, d);
+    int nan_fill = t->oob_nan && (t->type == TMAP_F16 || t->type == TMAP_F32 || t->type == TMAP_F64 ||
+                                  t->type == TMAP_BF16 || t->type == TMAP_F32_FTZ || t->type == TMAP_TF32 ||
+                                  t->type == TMAP_TF32_FTZ);
+    uint64_t rows = 1;
+    for (unsigned d = 1; d < r; d++) rows *= n[d];
+    uint64_t off = 0;           /* the box element's byte offset in shared memory, before the swizzle */
+    for (uint64_t row = 0; row < rows; row++) {
+        /* this row's coordinates in dimensions 1.. and whether it is in the tensor */
+        uint64_t rest = row, gbase = t->base;
+        int in_rows = 1;
+        for (unsigned d = 1; d < r; d++) {
+            int64_t c = coord[d] + (int64_t)(rest % n[d]) * t->estride[d];
+            rest /= n[d];
+            if (c < 0 || (uint64_t)c >= t->dims[d]) in_rows = 0;
+            else gbase += (uint64_t)c * t->strides[d];
+        }
+        uint64_t last_piece = UINT64_MAX;
+        for (unsigned j = 0; j < n[0]; j++, off += eb) {
+            int64_t c0 = coord[0] + (int64_t)j * t->estride[0];
+            int inside = in_rows && c0 >= 0 && (uint64_t)c0 < t->dims[0];
+            unsigned char *sp = smem + tmap_swizzle_addr(t->swizzle, (uint32_t)(sh + off)) - sh;
+            if (!inside) {
+                if (store) continue;
+                memset(sp, 0, eb);
+                if (nan_fill) {
+                    static const unsigned char nan16[2] = {0x00, 0x7e}, nanb16[2] = {0xc0, 0x7f},
+                                               nan32[4] = {0x00, 0x00, 0xc0, 0x7f},
+                                               nan64[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x7f};
+                    memcpy(sp, t->type == TMAP_F16 ? nan16 : t->type == TMAP_BF16 ? nanb16 : eb == 8 ? nan64 : nan32, eb);
+                }
+                continue;
+            }
+            uint64_t ga = gbase + (uint64_t)c0 * eb;
+            unsigned char *gp;
+            uint64_t rep;
+            int space;
+            if (ptx_locate(x, w, in, SP_GLOBAL, ga, eb, l, &gp, &rep, &space) != 0) return -1;
+            if (store) memcpy(gp, sp, eb);
+            else memcpy(sp, gp, eb);
+            if ((rep & ~15ull) != last_piece) {
+                last_piece = rep & ~15ull;
+                if (bulk_piece(x, w, in, q, rep) != 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c..}], [mbar]
+ * and cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tmap, {c..}], [src].
+ * sub 1: the store.  The tensor map's address: addr2 (sub2 1: a kernel
+ * parameter's name, so parameter space); coordinates: xslots; the
+ * shared address: addr; the mbarrier: c + imm. */
+HANDLER(tensor_copy)
+{
+    int store = in->sub;
+    bulk_req q;
+    bulk_start(x, w, in, store ? COALSIM_BULK_ST : COALSIM_BULK_LD, &q);
+    const uint32_t *xs = ptx_xslots(w, in);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        tmap t;
+        if (read_tmap(x, w, in, ptx_lane_addr(w, in, l, 1), l, &t) != 0) return -1;
+        if (t.rank != in->nxs)
+            return ptx_fail(x, in, "a %ud tensor copy with a tensor map of rank %u (lane %d, warp %u)", in->nxs, t.rank, l,
+                            w->index);
+        int64_t coord[TMAP_MAX_RANK];
+        for (unsigned d = 0; d < t.rank; d++) coord[d] = (int32_t)SLOT(w, xs[d])[l];
+        uint64_t sh = ptx_lane_addr(w, in, l, 0), bytes = tmap_box_bytes(&t);
+        if (sh % 128)
+            return ptx_fail(x, in, "misaligned shared address 0x%llx for a tensor copy (128-byte aligned; lane %d, warp %u)",
+                            (unsigned long long)sh, l, w->index);
+        /* a swizzle moves 16-byte pieces within their 128-byte row */
+        unsigned char *sp;
+        if (shared_span(x, w, in, in->space, sh, t.swizzle ? (bytes + 127) & ~127ull : bytes, l, &sp) != 0) return -1;
+        uint32_t shaddr = (uint32_t)(sp - x->smem);
+        if (tensor_box(x, w, in, &t, coord, sp, shaddr, store, l, &q) != 0) return -1;
+        x->exec.bulk_copies++;
+        if (store) x->exec.bulk_bytes_out += bytes;
+        else x->exec.bulk_bytes_in += bytes;
+        if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, bytes) != 0) return -1;
+    }
+    return bulk_flush(x, w, in, &q);
+}
+
+/* commit_group, wait_group{.read}, fences, setmaxnreg: the copies are done
+ * already; registers are not modelled per warp */
+HANDLER(async_nop)
+{
+    (void)x, (void)w, (void)in, (void)m;
+    return 0;
+}
+
+/* ---- decoding ---- */
+
+static int shared_or_generic(const raw_inst *ri)
+{
+    for (unsigned k = 0; k < ri->nmods; k++) {
+        /* shared::cluster: a block is a cluster of one here, so its shared
+         * memory is the cluster's */
+        if (!strcmp(ri->mods[k], "shared") || !strncmp(ri->mods[k], "shared::", 8)) return SP_SHARED;
+    }
+    return SP_GENERIC;
+}
+
+/* a register or constant operand K of type T into *SLOT, or UINT32_MAX when absent */
+static int opt_src(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, ptype t, uint32_t *slot, char *err, size_t cap)
+{
+    *slot = UINT32_MAX;
+    if (k >= ri->nops) return 0;
+    return ptx_dec_src(p, f, ri, k, t, slot, err, cap);
+}
+
+/* the mbarrier address operand K into in->c (a register slot) + in->imm */
+static int mbar_operand(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst *in, char *err, size_t cap)
+{
+    pinst tmp = *in;
+    if (ptx_dec_addr(p, f, ri, k, &tmp, err, cap)) return -1;
+    if (tmp.addr_local_sym) return ptx_dec_fail(p, ri, err, cap, "the mbarrier must be in shared memory");
+    in->imm = tmp.addr_base + (uint64_t)tmp.off;
+    if (tmp.addr_slot == UINT32_MAX) {
+        /* a constant address: a zero register and the constant */
+        return ptx_dec_src(p, f, &(raw_inst){.nops = 1, .ops = {{.kind = RO_IMM, .imm = 0}}, .line = ri->line}, 0,
+                           PT_U64, &in->c, err, cap);
+    }
+    in->c = tmp.addr_slot;
+    return 0;
+}
+
+DECODE(dec_mbarrier)
+{
+    static const struct { const char *mod; int sub; } ops[] = {
+        {"init", MB_INIT}, {"inval", MB_INVAL}, {"expect_tx", MB_EXPECT_TX}, {"complete_tx", MB_COMPLETE_TX},
+        {"arrive", MB_ARRIVE}, {"arrive_drop", MB_ARRIVE}, {"test_wait", MB_TEST_WAIT}, {"try_wait", MB_TRY_WAIT},
+    };
+    int sub = -1;
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0] && sub < 0; k++)
+        if (ri->nmods && !strcmp(ri->mods[0], ops[k].mod)) sub = ops[k].sub;
+    in->kind = K_OP;
+    in->space = (uint8_t)shared_or_generic(ri);
+    in->a = in->d = UINT32_MAX;
+    if (sub < 0) return 0;                  /* pending_count: unsupported, an error if it runs */
+    in->sub = (uint8_t)sub;
+    if (!strcmp(ri->mods[0], "arrive_drop")) in->sub2 |= MBF_DROP;
+    if (sub == MB_ARRIVE && ri->nmods > 1 && !strcmp(ri->mods[1], "expect_tx")) in->sub2 |= MBF_EXPECT;
+    if (ptx_has_mod(ri, "parity")) in->sub2 |= MBF_PARITY;
+    switch (sub) {
+    case MB_INIT: case MB_EXPECT_TX: case MB_COMPLETE_TX:
+        if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands ([mbar], count)");
+        if (ptx_dec_addr(p, f, ri, 0, in, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U32, &in->a, err, cap)) return -1;
+        in->fn = mbarrier;
+        return 0;
+    case MB_INVAL:
+        if (ri->nops != 1) return ptx_dec_fail(p, ri, err, cap, "needs 1 operand ([mbar])");
+        if (ptx_dec_addr(p, f, ri, 0, in, err, cap)) return -1;
+        in->fn = mbarrier;
+        return 0;
+    case MB_ARRIVE:
+        if (ri->nops < 2 || ri->nops > 3) return ptx_dec_fail(p, ri, err, cap, "needs 2 or 3 operands (state, [mbar]{, count})");
+        if (ri->ops[0].kind != RO_SINK) {
+            if (ptx_dec_dst(f, ri, 0, &in->d, err, cap)) return -1;
+            in->sub2 |= MBF_TOKEN;
+        }
+        if ((in->sub2 & MBF_EXPECT) && ri->nops != 3)
+            return ptx_dec_fail(p, ri, err, cap, "mbarrier.arrive.expect_tx needs a byte count");
+        if (ptx_dec_addr(p, f, ri, 1, in, err, cap) || opt_src(p, f, ri, 2, PT_U32, &in->a, err, cap)) return -1;
+        in->fn = mbarrier;
+        return 0;
+    default:     /* test_wait, try_wait */
+        if (ri->nops < 3 || ri->nops > 4)
+            return ptx_dec_fail(p, ri, err, cap, "needs 3 or 4 operands (p, [mbar], state or parity{, time limit})");
+        if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_addr(p, f, ri, 1, in, err, cap) ||
+            ptx_dec_src(p, f, ri, 2, (in->sub2 & MBF_PARITY) ? PT_U32 : PT_B64, &in->a, err, cap))
+            return -1;
+        if (sub == MB_TRY_WAIT) in->kind = K_WAIT;
+        in->fn = mbarrier_wait;
+        return 0;
+    }
+}
+
+static int has_prefix_mod(const raw_inst *ri, const char *prefix)
+{
+    for (unsigned k = 0; k < ri->nmods; k++)
+        if (!strncmp(ri->mods[k], prefix, strlen(prefix))) return 1;
+    return 0;
+}
+
+/* cp.async.bulk{.tensor.Nd}..., cp.async.bulk.commit_group / wait_group,
+ * cp.async.mbarrier.arrive.  Returns 1 if RI is none of them (plain
+ * cp.async, ptx_ops_matrix.c). */
+int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+{
+    if (ri->nmods >= 2 && !strcmp(ri->mods[0], "async") && !strcmp(ri->mods[1], "mbarrier")) {
+        /* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar] */
+        in->kind = K_OP;
+        in->space = (uint8_t)shared_or_generic(ri);
+        in->sub = (uint8_t)ptx_has_mod(ri, "noinc");
+        if (ri->nops != 1) return ptx_dec_fail(p, ri, err, cap, "needs 1 operand ([mbar])");
+        if (ptx_dec_addr(p, f, ri, 0, in, err, cap)) return -1;
+        in->fn = cp_async_arrive;
+        return 0;
+    }
+    if (ri->nmods < 2 || strcmp(ri->mods[0], "async") || strcmp(ri->mods[1], "bulk")) return 1;
+    in->kind = K_OP;
+    if (ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group")) {
+        if (ptx_has_mod(ri, "wait_group") && (ri->nops != 1 || ri->ops[0].kind != RO_IMM))
+            return ptx_dec_fail(p, ri, err, cap, "cp.async.bulk.wait_group needs a constant group count");
+        in->fn = async_nop;
+        return 0;
+    }
+    if (ptx_has_mod(ri, "prefetch")) {
+        in->fn = async_nop;          /* an L2 prefetch: no value changes (and no traffic modelled) */
+        return 0;
+    }
+    int tensor = ptx_has_mod(ri, "tensor");
+    unsigned kdir = tensor ? 4 : 2;          /* cp.async.bulk{.tensor.Nd}.DST.SRC */
+    int store = ri->nmods > kdir && !strcmp(ri->mods[kdir], "global");
+    in->kind = K_MEM;
+    in->cs_space = COALSIM_GLOBAL;
+    in->cs_op = store ? COALSIM_BULK_ST : COALSIM_BULK_LD;
+    in->space = SP_SHARED;
+    in->sub = (uint8_t)store;
+    in->addr2_slot = UINT32_MAX;
+    in->b = in->c = UINT32_MAX;
+    int ok_mods = store ? has_prefix_mod(ri, "bulk_group") : has_prefix_mod(ri, "mbarrier::complete_tx");
+    if (!ok_mods || has_prefix_mod(ri, "multicast") || has_prefix_mod(ri, "im2col"))
+        return 0;                     /* unsupported: an error naming it if it runs */
+    if (!tensor) {
+        /* [dst], [src], size{, [mbar]}{, policy} */
+        unsigned want = store ? 3 : 4;
+        if (ri->nops < want) return ptx_dec_fail(p, ri, err, cap, "needs %u operands", want);
+        pinst src = *in;
+        if (ptx_dec_addr(p, f, ri, 1, &src, err, cap) || ptx_dec_addr(p, f, ri, 0, in, err, cap) ||
+            ptx_dec_src(p, f, ri, 2, PT_U32, &in->b, err, cap))
+            return -1;
+        if (src.addr_local_sym || in->addr_local_sym) return ptx_dec_fail(p, ri, err, cap, "a bulk copy of local memory");
+        in->addr2_slot = src.addr_slot, in->off2 = src.off, in->addr2_base = src.addr_base;
+        if (!store && mbar_operand(p, f, ri, 3, in, err, cap)) return -1;
+        in->fn = bulk_copy;
+        return 0;
+    }
+    /* the tensor: .1d .. .5d, tile mode */
+    unsigned dims = 0;
+    for (unsigned k = 1; k <= TMAP_MAX_RANK; k++) {
+        char d[4];
+        snprintf(d, sizeof d, "%ud", k);
+        if (ptx_has_mod(ri, d)) dims = k;
+    }
+    if (!dims) return ptx_dec_fail(p, ri, err, cap, "a tensor copy needs .1d to .5d");
+    unsigned kt = store ? 0 : 1;                  /* the [tmap, {coords}] operand */
+    if (ri->nops < (store ? 2u : 3u)) return ptx_dec_fail(p, ri, err, cap, "needs %u operands", store ? 2 : 3);
+    const raw_operand *o = &ri->ops[kt];
+    if (o->kind != RO_ADDR || !o->vec) return ptx_dec_fail(p, ri, err, cap, "operand %u must be [tensorMap, {coordinates}]", kt + 1);
+    if (o->nvec != dims) return ptx_dec_fail(p, ri, err, cap, "a .%ud tensor copy takes %u coordinates, not %u", dims, dims, o->nvec);
+    pinst tm = *in;
+    if (ptx_dec_addr(p, f, ri, kt, &tm, err, cap) || ptx_dec_addr(p, f, ri, store ? 1 : 0, in, err, cap)) return -1;
+    in->addr2_slot = tm.addr_slot, in->off2 = tm.off, in->addr2_base = tm.addr_base;
+    /* [param_name, ...]: the parameter itself, in parameter space */
+    if (o->name && tm.addr_slot == UINT32_MAX)
+        for (unsigned k = 0; k < f->src->nparams; k++)
+            if (!strcmp(f->src->params[k].name, o->name)) in->sub2 = 1;
+    raw_inst tmp = *ri;
+    tmp.ops[0] = (raw_operand){.kind = RO_VEC, .nvec = o->nvec, .vec = o->vec};
+    tmp.nops = 1;
+    unsigned got;
+    in->xs = f->nxslots;
+    if (ptx_dec_xslots(p, f, &tmp, 0, 0, PT_S32, &got, err, cap)) return -1;
+    in->nxs = got;
+    if (!store && mbar_operand(p, f, ri, 2, in, err, cap)) return -1;
+    in->fn = tensor_copy;
+    return 0;
+}
+
+DECODE(dec_setmaxnreg)
+{
+    (void)f;
+    in->kind = K_OP;
+    if (ri->nops != 1 || ri->ops[0].kind != RO_IMM)
+        return ptx_dec_fail(p, ri, err, cap, "setmaxnreg needs a constant register count");
+    uint64_t n = ri->ops[0].imm;
+    if (n < 24 || n > 256 || n % 8) return ptx_dec_fail(p, ri, err, cap, "setmaxnreg's count must be a multiple of 8 from 24 to 256");
+    in->fn = async_nop;
+    return 0;
+}
+
+const pop_entry ptx_ops_async[] = {
+    {"mbarrier", dec_mbarrier}, {"setmaxnreg", dec_setmaxnreg}, {NULL, NULL},
+};
