@@ -47,7 +47,7 @@ REPORT_SRC = $(addprefix sim/report/,report.c report_text.c report_json.c report
 LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
 # coalsim run's CUDA driver (build/driver/libcuda.so.1): the library's PIC
 # objects and these, exporting the driver API's cu* names only.
-DRIVER_SRC = $(addprefix sim/driver/,api.c attrs.c exports.c fatbin.c integrity.c procaddr.c state.c)
+DRIVER_SRC = $(addprefix sim/driver/,api.c attrs.c exports.c fatbin.c integrity.c procaddr.c state.c tensormap.c)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c run.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \

@@ -70,6 +70,11 @@ CUresult cuKernelGetFunction(CUfunction *f, CUkernel k);
 CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f);
 CUresult cuKernelGetAttribute(int *v, int attr, CUkernel k, CUdevice dev);
 CUresult cuFuncSetAttribute(CUfunction f, int attr, int v);
+/* tensormap.c */
+CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *base, const uint64_t *dims,
+                                const uint64_t *strides, const unsigned *box, const unsigned *estrides, int interleave,
+                                int swizzle, int l2promo, int oobfill);
+CUresult cuTensorMapReplaceAddress(void *map, void *base);
 CUresult cuKernelSetAttribute(int attr, int v, CUkernel k, CUdevice dev);
 CUresult cuFuncSetCacheConfig(CUfunction f, int c);
 CUresult cuKernelSetCacheConfig(CUkernel k, int c, CUdevice dev);

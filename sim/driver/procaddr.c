@@ -171,6 +171,8 @@ static const struct entry {
     {"cuStreamQuery", 0, (void *)cuStreamQuery},
     {"cuStreamSynchronize", 0, (void *)cuStreamSynchronize},
     {"cuStreamWaitEvent", 0, (void *)cuStreamWaitEvent},
+    {"cuTensorMapEncodeTiled", 0, (void *)cuTensorMapEncodeTiled},
+    {"cuTensorMapReplaceAddress", 0, (void *)cuTensorMapReplaceAddress},
     {"cuGetProcAddress", 0, (void *)cuGetProcAddress},
     {"cuGetProcAddress", 12000, (void *)cuGetProcAddress_v2},
     {"cuGetProcAddress_v2", 0, (void *)cuGetProcAddress_v2},
