@@ -17,7 +17,7 @@ int kernel_dims(const char *s, unsigned d[3]) { return coalsim_parse_dims(s, d);
 
 static const struct {
     const char *preset, *sm;
-} sms[] = {{"hopper", "sm_90"}, {"ada", "sm_89"}, {"ampere", "sm_80"}, {"turing", "sm_75"}, {"volta", "sm_70"},
+} sms[] = {{"hopper", "sm_90a"}, {"ada", "sm_89"}, {"ampere", "sm_80"}, {"turing", "sm_75"}, {"volta", "sm_70"},
            {"pascal", "sm_60"}, {"maxwell", "sm_50"}, {"kepler", "sm_35"}, {"fermi", "sm_20"}};
 
 const char *kernel_sm_of_preset(const char *preset)

@@ -36,7 +36,7 @@ int kernel_kind(const char *path);
 int kernel_path(const char *path);
 /* Parse "X[,Y[,Z]]" into D (missing ones 1).  0, or -1. */
 int kernel_dims(const char *s, unsigned d[3]);
-/* The sm_XX a preset name compiles for ("hopper" -> "sm_90"), or NULL. */
+/* The sm_XX a preset name compiles for ("hopper" -> "sm_90a": wgmma and setmaxnreg need it), or NULL. */
 const char *kernel_sm_of_preset(const char *preset);
 /* The preset of an sm_XX ("sm_86" -> "ampere"), or NULL. */
 const char *kernel_preset_of_sm(const char *sm);

@@ -189,7 +189,7 @@ int drv_func_resources(driver *d, struct drv_func *f)
     if (f->have_res) return 0;
     if (!f->mod || !f->mod->k) return 1;
     char err[4096];
-    if (coalsim_kernel_resources(f->mod->k, f->name, "sm_90", &f->res, err, sizeof err) != 0) return 1;
+    if (coalsim_kernel_resources(f->mod->k, f->name, "sm_90a", &f->res, err, sizeof err) != 0) return 1;
     f->have_res = 1;
     return 0;
 }

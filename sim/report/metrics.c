@@ -115,6 +115,7 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
         put(&l, "sm__inst_executed_pipe_tensor_op_imma.sum", e->inst_mma[1]);
         put(&l, "sm__inst_executed_pipe_tensor_op_dmma.sum", e->inst_mma[2]);
     }
+    if (e && e->inst_gmma) put(&l, "sm__inst_executed_pipe_tensor_op_gmma.sum", e->inst_gmma);
     if (e) {
         put(&l, "smsp__inst_executed.sum", e->inst_executed);
         put(&l, "smsp__thread_inst_executed.sum", e->thread_inst_executed);

@@ -152,6 +152,14 @@ static void exec_text(FILE *out, const coalsim_exec *e)
                 (unsigned long long)e->inst_mma[1], (unsigned long long)e->inst_mma[2]);
         fprintf(out, "    ncu: sm__inst_executed_pipe_tensor_op_{hmma,imma,dmma}.sum\n");
     }
+    if (e->inst_gmma) {
+        fprintf(out, "  %llu warpgroup MMA instructions (wgmma.mma_async, a warp each)\n", (unsigned long long)e->inst_gmma);
+        fprintf(out, "    ncu: sm__inst_executed_pipe_tensor_op_gmma.sum\n");
+    }
+    if (e->bulk_copies)
+        fprintf(out, "  %llu bulk copies (TMA, cp.async.bulk): %llu bytes into shared memory, %llu bytes out\n",
+                (unsigned long long)e->bulk_copies, (unsigned long long)e->bulk_bytes_in,
+                (unsigned long long)e->bulk_bytes_out);
 }
 
 /* The time of a kernel run (exectime.c): the total, the bound, each term. */
