@@ -10,8 +10,8 @@
 #                      tma|gmma|ldgsts|ldsm|tensor|bulk|mbarrier|dsmem|l1tex__m, then the
 #                      metric names asked of ncu
 #   ncu.csv            ncu --csv --page raw, one row a kernel (hopper --size check --once)
-#   counters.txt       tables from ncu.csv: per kernel the non-zero metrics, and the SASS
-#                      opcodes executed (sass__inst_executed_per_opcode)
+#   counters.txt       tables from ncu.csv: the TMA/wgmma/bulk/mbarrier metrics across kernels,
+#                      per kernel the other non-zero ones, sass__inst_executed_per_opcode*
 #   sass.txt           cuobjdump -sass of the binary (sm_90a)
 #   sass_counts.txt    per kernel, each SASS opcode (with its modifiers) and how many times it appears
 #   full.tar.gz        everything else: full query listings, nvdisasm, ncu's own output, the PTX
@@ -173,9 +173,10 @@ if [ -x "$BIN" ]; then
     grep -v '^==PROF==' "$W/ncu_raw.txt" > "$out/ncu.csv" 2>/dev/null
     say "ncu.csv: $(grep -c '^"[0-9]' "$out/ncu.csv" 2>/dev/null || echo 0) kernel rows"
     # the SASS opcodes each kernel executed
-    step "ncu opcodes" 120 ncu --clock-control none --csv --page raw --metrics sass__inst_executed_per_opcode \
-        --print-metric-instances values -k regex:'tma|bulk|wgmma' --launch-count 40 \
-        --log-file "$W/ncu_opcodes.csv" "$BIN" --size check --once > "$W/ncu_opcodes_stdout.txt" 2>&1
+    # (values only: this ncu prints the instance values without the opcode names)
+    step "ncu opcodes" 120 sh -c 'ncu --clock-control none --csv --page raw --metrics sass__inst_executed_per_opcode \
+        --print-metric-instances values -k regex:"tma|bulk|wgmma" --launch-count 40 \
+        --log-file "$2/ncu_opcodes.csv" "$1" --size check --once > "$2/ncu_opcodes_stdout.txt" 2>&1' sh "$BIN" "$W"
 fi
 
 # ---- 6. tables
@@ -191,40 +192,48 @@ def rows(path):
     if start is None:
         return [], []
     r = list(csv.reader(lines[start:]))
-    head, units, data = r[0], r[1], [x for x in r[2:] if x and x[0].isdigit()]
-    return head, data
+    return r[0], [x for x in r[2:] if x and x[0].isdigit()]
+
+def nonzero(v):
+    try:
+        return float(v.replace(",", "")) != 0
+    except ValueError:
+        return v not in ("", "n/a")
+
+# ncu's raw page also prints the .avg/.max/.min rollups and device attributes: kept out here (ncu.csv has them)
+def shown(h):
+    return "__" in h and not h.startswith("device__") and not h.endswith((".avg", ".max", ".min"))
 
 head, data = rows(sys.argv[1])
 if head:
     kcol = head.index("Kernel Name")
-    mcols = [i for i, h in enumerate(head) if "__" in h]
-    print("# ncu counters, hopper --size check --once: per kernel, every metric asked (0 and n/a left out)")
-    for row in data:
-        print("\n## %s (grid %s, block %s)" % (row[kcol], row[head.index("Grid Size")] if "Grid Size" in head else "?",
-                                          row[head.index("Block Size")] if "Block Size" in head else "?"))
-        for i in mcols:
-            v = row[i].replace(",", "")
-            try:
-                if float(v) == 0:
-                    continue
-            except ValueError:
-                if v in ("", "n/a"):
-                    continue
-            print("  %-70s %s" % (head[i], row[i]))
-    # the async paths across kernels: one line a metric
-    keys = [i for i in mcols if any(s in head[i] for s in ("tma", "gmma", "bulk", "mbarrier", "dsmem", "gpu__time"))]
     names = [row[kcol].split("(")[0] for row in data]
-    print("\n# TMA / wgmma / bulk / mbarrier metrics across kernels (kernels in this order: %s)" % ", ".join(names))
+    mcols = [i for i, h in enumerate(head) if shown(h)]
+    keys = [i for i in mcols if any(s in head[i] for s in ("tma", "gmma", "bulk", "mbarrier", "dsmem", "gpu__time"))
+            and any(nonzero(row[i]) for row in data)]
+    print("# ncu, hopper --size check --once: TMA / wgmma / bulk / mbarrier metrics that are non-zero")
+    print("# for some kernel; one line a metric, one column a kernel:")
+    for j, n in enumerate(names):
+        print("#   %2d %s (grid %s, block %s)" % (j, n, data[j][head.index("Grid Size")], data[j][head.index("Block Size")]))
+    print("%-72s %s" % ("metric", " ".join("%10d" % j for j in range(len(names)))))
     for i in keys:
-        print("%-64s %s" % (head[i], " ".join(row[i] for row in data)))
+        print("%-72s %s" % (head[i], " ".join("%10s" % row[i] for row in data)))
+    print("\n# per kernel: every other metric asked that is non-zero (rollups .avg/.max/.min and device__* in ncu.csv)")
+    for row in data:
+        print("\n## %s" % row[kcol])
+        for i in mcols:
+            if i not in keys and nonzero(row[i]):
+                print("  %-72s %s" % (head[i], row[i]))
 ohead, odata = rows(sys.argv[2])
 if ohead:
     kcol = ohead.index("Kernel Name")
-    col = next(i for i, h in enumerate(ohead) if h.startswith("sass__inst_executed_per_opcode"))
-    print("\n# SASS opcodes executed (sass__inst_executed_per_opcode, warp-level), per kernel")
+    print("\n# sass__inst_executed_per_opcode* (--print-metric-instances values: the total, then the")
+    print("# per-opcode values without their opcode names)")
     for row in odata:
         print("\n## %s" % row[kcol])
-        print("  " + row[col].replace(";", "\n  "))
+        for i, h in enumerate(ohead):
+            if h.startswith("sass__") and nonzero(row[i]):
+                print("  %-58s %s" % (h, row[i]))
 EOF
 say "counters.txt: $(wc -l < "$out/counters.txt") lines"
 
