@@ -54,7 +54,7 @@ TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
            tests/check_import.c tests/check_sketch_oracle.c tests/sketch_oracle.c tests/hier_oracle.c \
-           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c tests/check_matrix.c tests/check_tensor.c
+           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c tests/check_matrix.c tests/check_tensor.c tests/check_hopper.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)

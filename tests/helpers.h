@@ -29,6 +29,7 @@ Suite *make_import_suite(void);
 Suite *make_sketch_oracle_suite(void);
 Suite *make_matrix_suite(void);
 Suite *make_tensor_suite(void);
+Suite *make_hopper_suite(void);
 
 /* A request of SIZE-byte lanes whose address is f(lane), all 32 lanes active. */
 #define REQ_FOR(req, op_, space_, size_, expr)                                  \

@@ -1,0 +1,317 @@
+/* Hopper's asynchronous path on the PTX interpreter: tensor maps, TMA
+ * copies and their swizzles, bulk copies, mbarriers and wgmma
+ * (gpu/hopper/hopper.cu, compiled to hopper.ptx; the same program passes its
+ * own checks on the H100 and under coalsim run), and the errors a wrong
+ * kernel gets. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "frontend/gmma.h"
+#include "frontend/tmap.h"
+#include "helpers.h"
+
+#define HOPPER_PTX "gpu/hopper/hopper.ptx"
+
+static coalsim_kernel *load_text(const char *text, size_t n, const char *name)
+{
+    char err[512];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(text, n, name, err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    return k;
+}
+
+static coalsim_kernel *load_hopper(void)
+{
+    FILE *fp = fopen(HOPPER_PTX, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", HOPPER_PTX);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    coalsim_kernel *k = load_text(t, (size_t)n, HOPPER_PTX);
+    free(t);
+    return k;
+}
+
+/* Run KERNEL; 0 or -1 with ERR; *AN (if given) keeps the analysis. */
+static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, uint64_t dyn,
+               const char *args, char *err, coalsim_analysis **an)
+{
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, 1, 1}, .args = args, .threads = 2,
+                        .dynamic_shared = dyn};
+    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
+    coalsim_analysis_finish(a);
+    if (an) *an = a;
+    else coalsim_analysis_free(a);
+    return rc;
+}
+
+static float half_of(uint16_t h)
+{
+    unsigned e = h >> 10 & 31, m = h & 0x3ff;
+    float v = e ? ldexpf(1.0f + m / 1024.0f, (int)e - 15) : ldexpf(m / 1024.0f, -14);
+    return h >> 15 ? -v : v;
+}
+
+/* C (M x N floats) = A (M x K halves) B, B given as Bt (N x K halves). */
+static void check_gemm(coalsim_kernel *k, unsigned M, unsigned N, unsigned K)
+{
+    uint16_t *A = malloc((size_t)M * K * 2), *B = malloc((size_t)N * K * 2);
+    float *C = malloc((size_t)M * N * 4);
+    ck_assert_int_eq(coalsim_kernel_read(k, "A", 0, A, (size_t)M * K * 2), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "Bt", 0, B, (size_t)N * K * 2), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "C", 0, C, (size_t)M * N * 4), 0);
+    double worst = 0;
+    for (unsigned m = 0; m < M; m++)
+        for (unsigned n = 0; n < N; n++) {
+            double r = 0;
+            for (unsigned kk = 0; kk < K; kk++) r += (double)half_of(A[m * K + kk]) * half_of(B[n * K + kk]);
+            if (fabs(r - C[m * N + n]) > worst) worst = fabs(r - C[m * N + n]);
+        }
+    ck_assert_msg(worst < 1e-3, "largest error %g", worst);
+    free(A), free(B), free(C);
+}
+
+static uint64_t metric(const coalsim_analysis *an, const char *name)
+{
+    coalsim_metric m[COALSIM_MAX_METRICS];
+    coalsim_report_extra ex = {.exec = coalsim_analysis_exec(an)};
+    size_t n = coalsim_metrics(coalsim_analysis_stats(an), &ex, m);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(m[i].name, name)) return m[i].value;
+    return 0;
+}
+
+/* ---- tensor maps and the swizzle ---- */
+
+START_TEST(test_tmap_text_round_trips_through_the_128_byte_encoding)
+{
+    tmap t, u;
+    ck_assert_ptr_null(tmap_parse("f16:1024x512:64x64:128", &t));
+    t.base = 0x7f0000000000ull;
+    unsigned char bytes[TMAP_BYTES];
+    ck_assert_ptr_null(tmap_encode(&t, bytes));
+    ck_assert_int_eq(tmap_decode(bytes, &u), 0);
+    ck_assert_uint_eq(u.rank, 2);
+    ck_assert_uint_eq(u.dims[0], 1024);
+    ck_assert_uint_eq(u.dims[1], 512);
+    ck_assert_uint_eq(u.strides[1], 2048);          /* dense: 1024 halves */
+    ck_assert_uint_eq(u.box[0], 64);
+    ck_assert_int_eq(u.swizzle, TMAP_SWIZZLE_128B);
+    ck_assert_uint_eq(u.base, 0x7f0000000000ull);
+    ck_assert_uint_eq(tmap_box_bytes(&u), 64 * 64 * 2);
+    memset(bytes, 0, 8);
+    ck_assert_int_eq(tmap_decode(bytes, &u), -1);   /* not a map coalsim made */
+}
+END_TEST
+
+START_TEST(test_tmap_refuses_what_cuTensorMapEncodeTiled_refuses)
+{
+    tmap t;
+    ck_assert_ptr_null(tmap_parse("f16:1024x512:128x64:128", &t));
+    ck_assert_ptr_nonnull(tmap_check(&t));          /* 256 bytes of inner box, wider than the 128-byte swizzle */
+    ck_assert_ptr_null(tmap_parse("f32:100x100:4x300", &t));
+    ck_assert_ptr_nonnull(tmap_check(&t));          /* a box dimension past 256 */
+    ck_assert_ptr_null(tmap_parse("f16:1000x10:4x4", &t));
+    ck_assert_ptr_nonnull(tmap_check(&t));          /* 8 bytes of inner box: not a multiple of 16 */
+    ck_assert_ptr_null(tmap_parse("f32:10x10:4x4:none:44", &t));
+    ck_assert_ptr_nonnull(tmap_check(&t));          /* a stride not a multiple of 16 */
+    ck_assert_ptr_nonnull(tmap_parse("f17:10x10:4x4", &t));
+    ck_assert_ptr_nonnull(tmap_parse("f32:10x10:4", &t));
+}
+END_TEST
+
+START_TEST(test_swizzle_128b_moves_a_rows_16_byte_pieces_by_the_row_number)
+{
+    /* CuTe's Swizzle<3,4,3>: piece c of 128-byte row r lands at piece c ^ (r % 8) */
+    for (uint32_t r = 0; r < 16; r++)
+        for (uint32_t c = 0; c < 8; c++)
+            ck_assert_uint_eq(tmap_swizzle_addr(TMAP_SWIZZLE_128B, r * 128 + c * 16 + 4), r * 128 + ((c ^ (r % 8)) * 16) + 4);
+    ck_assert_uint_eq(tmap_swizzle_addr(TMAP_SWIZZLE_32B, 0x80), 0x90);   /* bit 7 into bit 4 */
+    ck_assert_uint_eq(tmap_swizzle_addr(TMAP_SWIZZLE_64B, 0x180), 0x1b0);
+    ck_assert_uint_eq(tmap_swizzle_addr(TMAP_SWIZZLE_NONE, 0x180), 0x180);
+}
+END_TEST
+
+START_TEST(test_gmma_descriptor_reads_k_major_128b_tiles_as_tma_writes_them)
+{
+    /* a 64 x 64 half tile, 128-byte rows, 8-row groups 1024 bytes apart (SBO) */
+    uint64_t desc = (uint64_t)(0x400 >> 4) | (uint64_t)(1024 >> 4) << 32 | 1ull << 62;
+    ck_assert_uint_eq(gmma_elem_addr(desc, 0, 2, 0, 0), 0x400);
+    ck_assert_uint_eq(gmma_elem_addr(desc, 0, 2, 1, 0), 0x400 + 128 + 16);     /* row 1: piece 0 moved to 1 */
+    ck_assert_uint_eq(gmma_elem_addr(desc, 0, 2, 9, 8), 0x400 + 1024 + 128 + 0);   /* row 9, k 8: piece 1 ^ 1 */
+    /* no swizzle: 8 x 16-byte core matrices, the second K half LBO away */
+    uint64_t inter = (uint64_t)(0x100 >> 4) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(256 >> 4) << 32;
+    ck_assert_uint_eq(gmma_elem_addr(inter, 0, 2, 3, 9), 0x100 + 3 * 16 + 128 + 2);
+    ck_assert_uint_eq(gmma_elem_addr(inter, 0, 2, 11, 0), 0x100 + 256 + 3 * 16);
+}
+END_TEST
+
+/* ---- the kernels ---- */
+
+START_TEST(test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges)
+{
+    coalsim_kernel *k = load_hopper();
+    char err[1024];
+    coalsim_analysis *an;
+    int rc = run(k, "tma_load_store_2d", 4, 7, 256, 0,
+                 "in:201600=iotaf:1@f32:252x200:64x32,out:200K@f32:252x200:64x32:none:1024,tiles:224K", err, &an);
+    ck_assert_msg(rc == 0, "%s", err);
+    float *in = malloc(252 * 200 * 4), *out = malloc(256 * 200 * 4), *tiles = malloc(28 * 2048 * 4);
+    ck_assert_int_eq(coalsim_kernel_read(k, "in", 0, in, 252 * 200 * 4), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, 256 * 200 * 4), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "tiles", 0, tiles, 28 * 2048 * 4), 0);
+    for (unsigned y = 0; y < 200; y++)
+        for (unsigned x = 0; x < 256; x++)
+            ck_assert_float_eq(out[y * 256 + x], x < 252 ? 2 * in[y * 252 + x] + 1 : 0.0f);
+    /* the last block's tile (x0 = y0 = 192): zeros past column 252 and row 200 */
+    const float *t = tiles + 27 * 2048;
+    for (unsigned r = 0; r < 32; r++)
+        for (unsigned c = 0; c < 64; c++)
+            ck_assert_float_eq(t[r * 64 + c], 192 + c < 252 && 192 + r < 200 ? in[(192 + r) * 252 + 192 + c] : 0.0f);
+    ck_assert_uint_eq(coalsim_analysis_exec(an)->bulk_copies, 56);
+    ck_assert_uint_eq(coalsim_analysis_exec(an)->bulk_bytes_in, 28 * 8192);
+    coalsim_analysis_free(an);
+    free(in), free(out), free(tiles);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor)
+{
+    static const char *const kernels[] = {"tma_swizzle_32b", "tma_swizzle_64b", "tma_swizzle_128b"};
+    static const char *const args[] = {
+        "in:200K=randint:3:100000@u32:256x200:8x64:32,out:200K,256,200",
+        "in:200K=randint:3:100000@u32:256x200:16x64:64,out:200K,256,200",
+        "in:200K=randint:3:100000@u32:256x200:32x64:128,out:200K,256,200",
+    };
+    static const unsigned gx[] = {32, 16, 8};
+    for (int i = 0; i < 3; i++) {
+        coalsim_kernel *k = load_hopper();
+        char err[1024];
+        int rc = run(k, kernels[i], gx[i], 4, 256, 0, args[i], err, NULL);
+        ck_assert_msg(rc == 0, "%s", err);
+        uint32_t *in = malloc(200 * 1024), *out = malloc(200 * 1024);
+        ck_assert_int_eq(coalsim_kernel_read(k, "in", 0, in, 200 * 1024), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, 200 * 1024), 0);
+        ck_assert_msg(memcmp(in, out, 200 * 1024) == 0, "%s: the tile read back differs", kernels[i]);
+        free(in), free(out);
+        coalsim_kernel_free(k);
+    }
+}
+END_TEST
+
+START_TEST(test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product)
+{
+    static const struct {
+        const char *kernel, *args;
+        unsigned gx, gy, block, K;
+        uint64_t dyn;
+    } g[] = {
+        {"wgmma_gemm_f16", "A:128K=randomh:1@f16:256x256:64x64:128,Bt:128K=randomh:2@f16:256x256:64x64:128,C:256K,256,256", 4, 4,
+         128, 256, 0},
+        {"wgmma_gemm_noswz", "A:128K=randomh:1,Bt:128K=randomh:2,C:256K,256,256", 4, 4, 128, 256, 0},
+        {"wgmma_gemm_ws",
+         "A:256K=randomh:1@f16:512x256:64x128:128,Bt:256K=randomh:2@f16:512x256:64x256:128,C:256K,256,512", 2, 1, 384,
+         512, 197696},
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        coalsim_kernel *k = load_hopper();
+        char err[1024];
+        coalsim_analysis *an;
+        int rc = run(k, g[i].kernel, g[i].gx, g[i].gy, g[i].block, g[i].dyn, g[i].args, err, &an);
+        ck_assert_msg(rc == 0, "%s: %s", g[i].kernel, err);
+        check_gemm(k, 256, 256, g[i].K);
+        /* one m64nNk16 a warp for each 16 of K, per 64 x N tile */
+        uint64_t n_per = !strcmp(g[i].kernel, "wgmma_gemm_ws") ? 256 : 64;
+        ck_assert_uint_eq(metric(an, "sm__inst_executed_pipe_tensor_op_gmma.sum"), 256 / 64 * (256 / n_per) * (g[i].K / 16) * 4);
+        coalsim_analysis_free(an);
+        coalsim_kernel_free(k);
+    }
+}
+END_TEST
+
+/* ---- mistakes ---- */
+
+static const char deadlock_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k()\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n"
+    "\t.shared .align 8 .b64 bar;\n"
+    "\tmov.u32 %r1, bar;\n"
+    "\tmov.u32 %r2, %tid.x;\n"
+    "\tsetp.ne.u32 %p1, %r2, 0;\n"
+    "\t@%p1 bra SKIP;\n"
+    "\tmbarrier.init.shared::cta.b64 [%r1], 2;\n"
+    "\tmbarrier.arrive.shared::cta.b64 _, [%r1];\n"
+    "SKIP:\n"
+    "\tbar.sync 0;\n"
+    "WAIT:\n"
+    "\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;\n"
+    "\t@!%p2 bra WAIT;\n"
+    "\tret;\n}\n";
+
+START_TEST(test_an_mbarrier_that_never_completes_is_a_deadlock_naming_what_it_waits_for)
+{
+    coalsim_kernel *k = load_text(deadlock_ptx, sizeof deadlock_ptx - 1, "deadlock.ptx");
+    char err[1024];
+    ck_assert_int_eq(run(k, "k", 1, 1, 64, 0, "", err, NULL), -1);
+    ck_assert_msg(strstr(err, "deadlock in block 0") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "waiting for 1 of 2 arrivals and 0 bytes") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "deadlock.ptx:18") != NULL, "%s", err);      /* the try_wait's line */
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_an_mbarrier_used_before_init_is_an_error)
+{
+    char *t = strdup(deadlock_ptx);
+    char *init = strstr(t, "\tmbarrier.init");
+    memset(init, ' ', strcspn(init, "\n"));       /* no init */
+    coalsim_kernel *k = load_text(t, strlen(t), "noinit.ptx");
+    char err[1024];
+    ck_assert_int_eq(run(k, "k", 1, 1, 64, 0, "", err, NULL), -1);
+    ck_assert_msg(strstr(err, "used before mbarrier.init") != NULL, "%s", err);
+    coalsim_kernel_free(k);
+    free(t);
+}
+END_TEST
+
+START_TEST(test_a_tensor_map_that_does_not_fit_its_buffer_is_an_args_error)
+{
+    coalsim_kernel *k = load_hopper();
+    char err[1024];
+    ck_assert_int_eq(run(k, "tma_swizzle_128b", 8, 4, 256, 0, "in:100K@u32:256x200:32x64:128,out:200K,256,200", err, NULL), -1);
+    ck_assert_msg(strstr(err, "does not fit its buffer 'in:100K'") != NULL, "%s", err);
+    ck_assert_int_eq(run(k, "tma_swizzle_128b", 8, 4, 256, 0, "in:200K@u32:256x200:64x64:128,out:200K,256,200", err, NULL), -1);
+    ck_assert_msg(strstr(err, "wider than the swizzle's span") != NULL, "%s", err);
+    ck_assert_int_eq(run(k, "tma_swizzle_128b", 8, 4, 256, 0, "in:200K,out:200K,256,200", err, NULL), -1);
+    ck_assert_msg(strstr(err, "takes a tensor map") != NULL, "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+Suite *make_hopper_suite(void)
+{
+    Suite *s = suite_create("hopper");
+    TCase *core = tcase_create("Core");
+    tcase_set_timeout(core, 120);
+    tcase_add_test(core, test_tmap_text_round_trips_through_the_128_byte_encoding);
+    tcase_add_test(core, test_swizzle_128b_moves_a_rows_16_byte_pieces_by_the_row_number);
+    tcase_add_test(core, test_gmma_descriptor_reads_k_major_128b_tiles_as_tma_writes_them);
+    tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
+    tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
+    tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
+    suite_add_tcase(s, core);
+    TCase *lim = tcase_create("Limits");
+    tcase_add_test(lim, test_tmap_refuses_what_cuTensorMapEncodeTiled_refuses);
+    tcase_add_test(lim, test_an_mbarrier_that_never_completes_is_a_deadlock_naming_what_it_waits_for);
+    tcase_add_test(lim, test_an_mbarrier_used_before_init_is_an_error);
+    tcase_add_test(lim, test_a_tensor_map_that_does_not_fit_its_buffer_is_an_args_error);
+    suite_add_tcase(s, lim);
+    return s;
+}
