@@ -675,7 +675,10 @@ typedef struct coalsim_exec {
      * copies and cp.async.bulk), with the bytes they moved into shared
      * memory and out of it */
     uint64_t inst_gmma;
-    uint64_t bulk_copies, bulk_bytes_in, bulk_bytes_out;
+    uint64_t gmma_smem_bytes;   /* what they read from shared memory (ncu: sm__sass_data_bytes_mem_shared_op_gmma) */
+    uint64_t bulk_copies;
+    uint64_t bulk_bytes_in;     /* the boxes' bytes, the zero-filled part too (ncu: l1tex__m_xbar2l1tex_read_bytes_..._op_tma_ld) */
+    uint64_t bulk_bytes_out;    /* whole 32-byte sectors of what was written (..._l1tex2xbar_write_bytes_..._op_tma_st) */
     /* every instruction of the code that ran, in code order (NULL: not kept) */
     const coalsim_inst *insts;
     size_t ninsts;
@@ -1008,7 +1011,7 @@ typedef struct coalsim_metric {
     uint64_t value;
 } coalsim_metric;
 
-#define COALSIM_MAX_METRICS 64
+#define COALSIM_MAX_METRICS 96
 
 /* The ncu metrics ST predicts, with EX's instruction counts and hierarchy
  * where present (EX may be NULL), into OUT[0..COALSIM_MAX_METRICS).  Counts

@@ -148,6 +148,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
         for (int op = 0; op < COALSIM_OPS; op++) d->inst_mem[sp][op] += s->inst_mem[sp][op];
     for (int k = 0; k < 3; k++) d->inst_mma[k] += s->inst_mma[k];
     d->inst_gmma += s->inst_gmma;
+    d->gmma_smem_bytes += s->gmma_smem_bytes;
     d->bulk_copies += s->bulk_copies, d->bulk_bytes_in += s->bulk_bytes_in, d->bulk_bytes_out += s->bulk_bytes_out;
     for (int p = 0; p < COALSIM_PIPES; p++) d->pipe_inst[p] += s->pipe_inst[p];
     d->path_cycles += s->path_cycles;

@@ -115,7 +115,22 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
         put(&l, "sm__inst_executed_pipe_tensor_op_imma.sum", e->inst_mma[1]);
         put(&l, "sm__inst_executed_pipe_tensor_op_dmma.sum", e->inst_mma[2]);
     }
-    if (e && e->inst_gmma) put(&l, "sm__inst_executed_pipe_tensor_op_gmma.sum", e->inst_gmma);
+    if (e && e->inst_gmma) {
+        /* wgmma reads shared memory through the LSU's data path, 128 bytes a wavefront (ncu, H100:
+         * gpu/results/h100/hopper/counters.txt) */
+        put(&l, "sm__inst_executed_pipe_tensor_op_gmma.sum", e->inst_gmma);
+        put(&l, "sm__sass_data_bytes_mem_shared_op_gmma.sum", e->gmma_smem_bytes);
+        put(&l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", e->gmma_smem_bytes / 128);
+    }
+    if (e && (e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_LD] || e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_ST])) {
+        /* TMA: tensor copies and cp.async.bulk both */
+        put(&l, "smsp__inst_executed_op_tma_ld.sum", e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_LD]);
+        put(&l, "smsp__inst_executed_op_tma_st.sum", e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_ST]);
+        put(&l, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", e->bulk_bytes_in);
+        put(&l, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", (e->bulk_bytes_in + 31) / 32);
+        put(&l, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", e->bulk_bytes_out);
+        put(&l, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", e->bulk_bytes_out / 32);
+    }
     if (e) {
         put(&l, "smsp__inst_executed.sum", e->inst_executed);
         put(&l, "smsp__thread_inst_executed.sum", e->thread_inst_executed);

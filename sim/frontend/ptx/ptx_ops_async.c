@@ -298,7 +298,7 @@ HANDLER(bulk_copy)
             if (bulk_piece(x, w, in, &q, rep) != 0) return -1;
         }
         x->exec.bulk_copies++;
-        if (store) x->exec.bulk_bytes_out += n;
+        if (store) x->exec.bulk_bytes_out += n ? ((gl + n + 31) / 32 - gl / 32) * 32 : 0;
         else x->exec.bulk_bytes_in += n;
         if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
     }
@@ -333,7 +333,7 @@ static int read_tmap(pctx *x, pwarp *w, const pinst *in, uint64_t a, int l, tmap
  * outside the tensor read as zero (NaN with the map's NaN fill, for
  * floats) and are not written.  Global pieces go to Q. */
 static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const int64_t *coord, unsigned char *smem,
-                      uint32_t sh, int store, int l, bulk_req *q)
+                      uint32_t sh, int store, int l, bulk_req *q, uint64_t *written)
 {
     unsigned eb = tmap_type_bytes(t->type), r = t->rank;
     unsigned n[TMAP_MAX_RANK] = {1, 1, 1, 1, 1};
@@ -355,6 +355,12 @@ static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const i
             else gbase += (uint64_t)c * t->strides[d];
         }
         uint64_t last_piece = UINT64_MAX;
+        if (store && in_rows) {
+            /* a stored row moves its box row's whole sectors, clipped columns too (ncu on the H100:
+             * l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st) */
+            uint64_t a = gbase + (uint64_t)coord[0] * eb, e = a + (uint64_t)n[0] * t->estride[0] * eb;
+            *written += ((e + 31) / 32 - a / 32) * 32;
+        }
         for (unsigned j = 0; j < n[0]; j++, off += eb) {
             int64_t c0 = coord[0] + (int64_t)j * t->estride[0];
             int inside = in_rows && c0 >= 0 && (uint64_t)c0 < t->dims[0];
@@ -414,10 +420,11 @@ HANDLER(tensor_copy)
         unsigned char *sp;
         if (shared_span(x, w, in, in->space, sh, t.swizzle ? (bytes + 127) & ~127ull : bytes, l, &sp) != 0) return -1;
         uint32_t shaddr = (uint32_t)(sp - x->smem);
-        if (tensor_box(x, w, in, &t, coord, sp, shaddr, store, l, &q) != 0) return -1;
+        uint64_t written = 0;
+        if (tensor_box(x, w, in, &t, coord, sp, shaddr, store, l, &q, &written) != 0) return -1;
         x->exec.bulk_copies++;
-        if (store) x->exec.bulk_bytes_out += bytes;
-        else x->exec.bulk_bytes_in += bytes;
+        if (store) x->exec.bulk_bytes_out += written;
+        else x->exec.bulk_bytes_in += bytes;     /* the whole box, its zero-filled part too (ncu, H100) */
         if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, bytes) != 0) return -1;
     }
     return bulk_flush(x, w, in, &q);

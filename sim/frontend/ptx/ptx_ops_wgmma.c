@@ -132,6 +132,8 @@ HANDLER(wgmma)
         }
     }
     x->exec.inst_gmma++;
+    /* a warpgroup reads its A (unless in registers) and B once: a quarter a warp (ncu, H100) */
+    x->exec.gmma_smem_bytes += ((in->sub2 & WG_REG_A) ? 0 : 64u * k * eb / 4) + n * k * eb / 4;
     return 0;
 }
 
