@@ -54,7 +54,7 @@ static const struct option_def {
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
     {O_GRID, "--grid", "X[,Y[,Z]]", "kernel: blocks in the grid"},
     {O_BLOCK, "--block", "X[,Y[,Z]]", "kernel: threads in a block"},
-    {O_ARGS, "--args", "LIST", "kernel: one value a parameter: numbers, buffers NAME[:SIZE][=FILL] (FILL: zero, iota, iotaf, random:S, randint:S:N, randomh:S, randombf:S, randomd:S, file:P)"},
+    {O_ARGS, "--args", "LIST", "kernel: one value a parameter: numbers, buffers NAME[:SIZE][=FILL] (FILL: zero, iota, iotaf, random:S, randint:S:N, randomh:S, randombf:S, randomd:S, file:P), tensor maps BUFFER@TYPE:DIMS:BOX[:SWIZZLE[:STRIDES]] (f16:1024x512:64x64:128)"},
     {O_DYNSMEM, "--dynamic-shared", "BYTES", "kernel: dynamic shared memory a block (K: KiB)"},
     {O_DUMP, "--dump", "DIR", "kernel: write each sized buffer after the run to DIR/NAME.bin"},
     {O_SOURCE, "--source", NULL, "kernel: every instruction under its source line, with its counts (text, JSON)"},
