@@ -840,6 +840,8 @@ typedef void (*coalsim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 typedef struct coalsim_launch {
     const char *kernel;        /* plain, demangled (sgemm<32>) or mangled name; NULL: the only kernel */
     unsigned grid[3], block[3];
+    unsigned cluster[3];       /* CTAs a cluster (cudaLaunchAttributeClusterDimension); 0s: the kernel's own
+                                  __cluster_dims__, or none */
     uint64_t dynamic_shared;   /* bytes */
     unsigned regs;             /* registers a thread for the time model's occupancy (0: not known) */
     const char *regs_from;     /* where REGS came from ("ptxas", "--regs", "estimate"; static), or NULL */

@@ -99,6 +99,7 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     }
     memcpy(l.grid, ko->grid, sizeof l.grid);
     memcpy(l.block, ko->block, sizeof l.block);
+    memcpy(l.cluster, ko->cluster, sizeof l.cluster);
     progress pg;
     progress_start(&pg, path, "blocks", 1);
     l.progress = progress_update;

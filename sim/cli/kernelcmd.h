@@ -9,6 +9,7 @@ typedef struct kernel_opts {
     const char *kernel;            /* --kernel */
     unsigned grid[3], block[3];    /* --grid, --block */
     int have_grid, have_block;
+    unsigned cluster[3];           /* --cluster (0s: none given) */
     uint64_t dynamic_shared;       /* --dynamic-shared */
     const char *args;              /* --args */
     const char **defines;          /* --define, NULL-terminated */

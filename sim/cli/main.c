@@ -22,7 +22,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
-    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_ARGS, O_DYNSMEM, O_DEFINE,
+    O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_CLUSTER, O_ARGS, O_DYNSMEM, O_DEFINE,
     O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2
 } opt_id;
 
@@ -54,6 +54,7 @@ static const struct option_def {
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
     {O_GRID, "--grid", "X[,Y[,Z]]", "kernel: blocks in the grid"},
     {O_BLOCK, "--block", "X[,Y[,Z]]", "kernel: threads in a block"},
+    {O_CLUSTER, "--cluster", "X[,Y[,Z]]", "kernel: CTAs a thread-block cluster (default: the kernel's __cluster_dims__, or none)"},
     {O_ARGS, "--args", "LIST", "kernel: one value a parameter: numbers, buffers NAME[:SIZE][=FILL] (FILL: zero, iota, iotaf, random:S, randint:S:N, randomh:S, randombf:S, randomd:S, file:P), tensor maps BUFFER@TYPE:DIMS:BOX[:SWIZZLE[:STRIDES]] (f16:1024x512:64x64:128)"},
     {O_DYNSMEM, "--dynamic-shared", "BYTES", "kernel: dynamic shared memory a block (K: KiB)"},
     {O_DUMP, "--dump", "DIR", "kernel: write each sized buffer after the run to DIR/NAME.bin"},
@@ -472,6 +473,12 @@ static int command(int argc, char **argv)
             }
             cf.kernel.compiler = val;
             break;
+        case O_CLUSTER:
+            if (kernel_dims(val, cf.kernel.cluster) != 0) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--cluster takes X[,Y[,Z]] of positive numbers, not '%s'", val);
+            }
+            break;
         case O_GRID:
         case O_BLOCK:
             if (kernel_dims(val, o->id == O_GRID ? cf.kernel.grid : cf.kernel.block) != 0) {
@@ -603,7 +610,7 @@ static int command(int argc, char **argv)
     if (cf.run) {
         const char *bad_run = NULL;
         if (!prog) bad_run = "coalsim run needs a program: coalsim run [options] [--] PROGRAM [ARGS...]";
-        else if (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel || ndefines ||
+        else if (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.cluster[0] || cf.kernel.args || cf.kernel.kernel || ndefines ||
                  nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump || cf.kernel.sass ||
                  cf.kernel.ptx || cf.kernel.regs || nsets)
             bad_run = "coalsim run takes the launches from the program: --kernel, --grid, --block, --args and the "
@@ -649,10 +656,10 @@ static int command(int argc, char **argv)
     const char *kerr = NULL;
     if (nkernels && (!cf.kernel.have_grid || !cf.kernel.have_block))
         kerr = "a kernel file (.cu, .ptx, .sass, .cubin) needs --grid and --block (and --args for its parameters)";
-    else if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.args || cf.kernel.kernel ||
+    else if (!nkernels && (cf.kernel.have_grid || cf.kernel.have_block || cf.kernel.cluster[0] || cf.kernel.args || cf.kernel.kernel ||
                            ndefines || nincludes || cf.kernel.dynamic_shared || cf.kernel.compiler || cf.kernel.dump ||
                            cf.kernel.sass || cf.kernel.ptx || cf.kernel.regs))
-        kerr = "--kernel, --grid, --block, --args, --dynamic-shared, --dump, --sass, --ptx, --regs, --define, --include "
+        kerr = "--kernel, --grid, --block, --cluster, --args, --dynamic-shared, --dump, --sass, --ptx, --regs, --define, --include "
                "and --compiler apply to kernel files (.cu, .ptx, .sass, .cubin)";
     else if (l2_given && (nkernels != nfiles || !cf.hier))
         kerr = "--l2 goes with --hier and kernel files (.cu, .ptx, .sass, .cubin)";

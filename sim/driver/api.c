@@ -852,11 +852,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     return rc;
 }
 
+/* cuLaunchKernelEx: a launch with attributes, of which the cluster's shape
+ * (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, 4: three unsigned) changes what
+ * runs; the others (cooperative, scheduling preferences, priorities) are
+ * what an in-order device has anyway. */
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra)
 {
-    if (!c) return CUDA_ERROR_INVALID_VALUE;
-    return cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
-                          c->sharedMemBytes, c->hStream, params, extra);
+    if (!c || (c->numAttrs && !c->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    driver *d = drv_get();
+    unsigned grid[3] = {c->gridDimX, c->gridDimY, c->gridDimZ}, block[3] = {c->blockDimX, c->blockDimY, c->blockDimZ};
+    unsigned cluster[3] = {0, 0, 0};
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id == 4) memcpy(cluster, c->attrs[i].value, sizeof cluster);
+    CUresult rc;
+    LOCKED(d) {
+        memcpy(d->cluster, cluster, sizeof cluster);
+        rc = drv_launch(d, f, grid, block, c->sharedMemBytes, params, extra);
+        memset(d->cluster, 0, sizeof d->cluster);
+    }
+    return rc;
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,

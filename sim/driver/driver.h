@@ -71,6 +71,7 @@ typedef struct driver {
     double now_us;              /* the modelled clock: the sum of the launches' predicted times */
     coalsim_analysis *last;     /* with --hier: the last launch's, whose L2 the next one starts with */
     CUresult sticky;            /* a kernel fault: every later call fails with it, as on a GPU */
+    unsigned cluster[3];        /* the launch being made: its cluster (cuLaunchKernelEx's attribute; 0s: none) */
 } driver;
 
 /* The driver, set up from the environment on first use (never NULL). */

@@ -408,6 +408,7 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
                         .param_values = (const void *const *)params, .print = print_out};
     memcpy(l.grid, grid, sizeof l.grid);
     memcpy(l.block, block, sizeof l.block);
+    memcpy(l.cluster, d->cluster, sizeof l.cluster);
     if (!params && extra) {
         for (void **e = extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
             if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) l.param_buffer = e[1];

@@ -426,8 +426,25 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         snprintf(err, cap, "out of memory");
         goto done;
     }
+    /* clusters: the launch's, or the kernel's __cluster_dims__; each worker
+     * runs whole clusters, their CTAs together */
+    unsigned cdim[3] = {1, 1, 1};
+    const unsigned *want = l->cluster[0] ? l->cluster : prog->funcs[prog->entry]->src->reqncluster;
+    int explicit_cluster = want[0] != 0;
+    for (int d = 0; d < 3 && want[0]; d++) cdim[d] = want[d] ? want[d] : 1;
+    unsigned ncta = cdim[0] * cdim[1] * cdim[2];
+    if (ncta > PTX_MAX_CLUSTER || l->grid[0] % cdim[0] || l->grid[1] % cdim[1] || l->grid[2] % cdim[2]) {
+        snprintf(err, cap, "%s: a cluster of %u x %u x %u CTAs for a grid of %u x %u x %u: the H100 holds clusters of at "
+                 "most %d CTAs (8 without cudaFuncAttributeNonPortableClusterSizeAllowed), and each of the grid's "
+                 "dimensions must be a multiple of the cluster's", k->name, cdim[0], cdim[1], cdim[2], l->grid[0],
+                 l->grid[1], l->grid[2], PTX_MAX_CLUSTER);
+        goto done;
+    }
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
+        memcpy(x->cdim, cdim, sizeof cdim);
+        x->ncta = ncta;
+        x->explicit_cluster = explicit_cluster;
         x->prog = prog;
         x->mem = mem;
         memcpy(x->grid, l->grid, sizeof x->grid);
@@ -444,13 +461,16 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         x->icount = calloc(2 * ncount + 2, sizeof *x->icount);
         x->memo = calloc(ncount + 1, sizeof *x->memo);
         x->smem = calloc(1, smem + 16);
-        if (!x->icount || !x->memo || !x->smem) {
+        int oom = !x->icount || !x->memo || !x->smem;
+        x->cta[0].smem = x->smem;
+        for (unsigned r = 1; r < ncta && !oom; r++) oom = !(x->cta[r].smem = calloc(1, smem + 16));
+        if (oom) {
             snprintf(err, cap, "out of memory");
             goto done;
         }
         wp[t] = &wk[t];
     }
-    grid_job job = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .threads = nthreads, .workers = wp,
+    grid_job job = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / ncta, .threads = nthreads, .workers = wp,
                     .run = run_block, .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
                     .progress_ctx = l->progress_ctx};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
@@ -458,7 +478,9 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
 done:
     if (wk)
         for (unsigned t = 0; t < nthreads; t++) {
-            free(wk[t].x.smem);
+            /* x.smem is the CTA that ran last: each CTA's memory is freed through cta[] */
+            if (!wk[t].x.cta[0].smem) free(wk[t].x.smem);
+            for (unsigned r = 0; r < PTX_MAX_CLUSTER; r++) free(wk[t].x.cta[r].smem);
             ptx_ctx_free(&wk[t].x);
         }
     free(wk);

@@ -160,6 +160,7 @@ typedef struct ptx_func {
     raw_inst *insts;           /* instructions and labels, in order */
     unsigned ninsts, capinsts;
     unsigned maxntid[3], reqntid[3];
+    unsigned reqncluster[3];   /* .reqnctapercluster (__cluster_dims__): 0 if none */
 } ptx_func;
 
 typedef struct ptx_arena_chunk ptx_arena_chunk;
@@ -313,6 +314,9 @@ typedef enum {
     SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
     SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
     SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYN_SMEM, SR_TOTAL_SMEM,
+    SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
+    SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z, SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
+    SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z, SR_IS_EXPLICIT_CLUSTER,
     SR_COUNT
 } sreg;
 
@@ -322,6 +326,14 @@ typedef enum {
 #define GEN_LOCAL 0x200000000000ull
 #define GEN_CONST 0x300000000000ull
 #define GEN_PARAM 0x400000000000ull    /* the kernel's parameters (cvta.param: __grid_constant__) */
+
+/* Shared memory of a cluster (.shared::cluster): the CTA of rank R's byte
+ * at offset O is (R + 1) << CL_SHIFT | O (mapa makes these); an address
+ * below 1 << CL_SHIFT is the executing CTA's own (a .shared::cta address
+ * is a .shared::cluster one), as in the PTX ISA's windows. */
+#define CL_SHIFT 24
+#define CL_OFFSET(a) ((a) & ((1ull << CL_SHIFT) - 1))
+#define PTX_MAX_CLUSTER 16
 #define GEN_WINDOW 0x010000000000ull
 
 /* The program: the entry and every function it may call, decoded. */
@@ -402,7 +414,16 @@ typedef struct pwarp {
     uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
     async_groups sb_async;     /* cp.async groups (scoreboard times) */
     int async_open;            /* a cp.async ran since the warp's last branch (ptxas's three dummy LDS come before a run) */
+    unsigned cta;              /* its CTA's rank in the cluster (0 without clusters) */
+    uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
 } pwarp;
+
+/* A CTA of the cluster the worker runs (one without clusters). */
+typedef struct pcta {
+    uint64_t block_id;
+    unsigned bx, by, bz;
+    uint8_t *smem;
+} pcta;
 
 typedef struct pctx {
     const ptx_program *prog;
@@ -413,6 +434,13 @@ typedef struct pctx {
     uint64_t block_id;          /* linear */
     unsigned bx, by, bz;        /* block index */
     uint8_t *smem;              /* this block's shared memory */
+    /* clusters: the CTAs running together (block_id .. smem above are the
+     * one whose warp runs now, cta[cur]); cdim all 1 without clusters */
+    unsigned cdim[3], ncta, cur;
+    int explicit_cluster;
+    pcta cta[PTX_MAX_CLUSTER];
+    uint64_t cl_phase, cl_count;   /* barrier.cluster: its phase, the threads arrived in it */
+    uint64_t cluster_id;
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */
     coalsim_print_fn print;     /* device printf's text goes here (NULL: nowhere) */
@@ -472,8 +500,13 @@ unsigned ptx_sched_regs(const pfunc *f);
 /* Free the warps a worker kept (ptx_run_block makes them). */
 void ptx_ctx_free(pctx *x);
 
-/* Run block B of the grid in X.  0, or -1 with X->err. */
+/* Run block B of the grid in X (with clusters, X->ncta > 1: cluster B,
+ * its CTAs' warps taking turns together).  0, or -1 with X->err. */
 int ptx_run_block(pctx *x, uint64_t b);
+/* Make CTA R of the cluster the executing one (X->block_id, bx.., smem). */
+void ptx_select_cta(pctx *x, unsigned r);
+/* Threads of the cluster that have not exited. */
+uint64_t ptx_cluster_live(const pctx *x);
 
 /* An error at instruction IN: "FILE:LINE (PTX line N: text): what". */
 int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

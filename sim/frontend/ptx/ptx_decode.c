@@ -174,6 +174,13 @@ static const struct {
     {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_lt", SR_LANEMASK_LT}, {"%lanemask_ge", SR_LANEMASK_GE},
     {"%lanemask_gt", SR_LANEMASK_GT}, {"%clock", SR_CLOCK}, {"%clock64", SR_CLOCK64},
     {"%globaltimer", SR_GLOBALTIMER}, {"%dynamic_smem_size", SR_DYN_SMEM}, {"%total_smem_size", SR_TOTAL_SMEM},
+    {"%cluster_ctarank", SR_CLUSTER_CTARANK}, {"%cluster_nctarank", SR_CLUSTER_NCTARANK},
+    {"%cluster_ctaid.x", SR_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", SR_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", SR_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", SR_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z},
+    {"%clusterid.x", SR_CLUSTERID_X}, {"%clusterid.y", SR_CLUSTERID_Y}, {"%clusterid.z", SR_CLUSTERID_Z},
+    {"%nclusterid.x", SR_NCLUSTERID_X}, {"%nclusterid.y", SR_NCLUSTERID_Y}, {"%nclusterid.z", SR_NCLUSTERID_Z},
+    {"%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER},
     {"%tid", SR_COUNT}, /* a vector special register: only through .x/.y/.z */
 };
 
@@ -657,6 +664,7 @@ static int decode_control(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *i
         in->kind = K_NOP;        /* ordering and hints: our memory is sequentially consistent within a block */
         return 0;
     }
+    if (!strcmp(op, "barrier") && ptx_has_mod(ri, "cluster")) return 1;   /* barrier.cluster: ptx_ops_async.c */
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
         if (ptx_has_mod(ri, "arrive") || ptx_has_mod(ri, "red"))
             return ptx_dec_fail(p, ri, err, cap, "bar.arrive and bar.red are not supported");

@@ -63,6 +63,21 @@ static uint64_t special_value(const pctx *x, const pwarp *w, sreg r, unsigned la
     case SR_GLOBALTIMER: return w->clock;
     case SR_DYN_SMEM: return x->smem_bytes - x->prog->static_smem;
     case SR_TOTAL_SMEM: return x->smem_bytes;
+    case SR_CLUSTER_CTARANK: return w->cta;
+    case SR_CLUSTER_NCTARANK: return x->ncta;
+    case SR_CLUSTER_CTAID_X: return w->cta % x->cdim[0];
+    case SR_CLUSTER_CTAID_Y: return w->cta / x->cdim[0] % x->cdim[1];
+    case SR_CLUSTER_CTAID_Z: return w->cta / (x->cdim[0] * x->cdim[1]);
+    case SR_CLUSTER_NCTAID_X: return x->cdim[0];
+    case SR_CLUSTER_NCTAID_Y: return x->cdim[1];
+    case SR_CLUSTER_NCTAID_Z: return x->cdim[2];
+    case SR_CLUSTERID_X: return x->bx / x->cdim[0];
+    case SR_CLUSTERID_Y: return x->by / x->cdim[1];
+    case SR_CLUSTERID_Z: return x->bz / x->cdim[2];
+    case SR_NCLUSTERID_X: return x->grid[0] / x->cdim[0];
+    case SR_NCLUSTERID_Y: return x->grid[1] / x->cdim[1];
+    case SR_NCLUSTERID_Z: return x->grid[2] / x->cdim[2];
+    case SR_IS_EXPLICIT_CLUSTER: return (uint64_t)x->explicit_cluster;
     default: return 0;
     }
 }
@@ -569,17 +584,74 @@ static int deadlock(pctx *x, pwarp *warps, unsigned nwarps)
     return ptx_fail(x, first, "deadlock in block %llu: %s", (unsigned long long)x->block_id, others);
 }
 
+void ptx_select_cta(pctx *x, unsigned r)
+{
+    const pcta *c = &x->cta[r];
+    x->cur = r;
+    x->block_id = c->block_id;
+    x->bx = c->bx, x->by = c->by, x->bz = c->bz;
+    x->smem = c->smem;
+}
+
+uint64_t ptx_cluster_live(const pctx *x)
+{
+    uint64_t n = 0;
+    unsigned wpb = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+    for (unsigned k = 0; k < wpb * x->ncta; k++) n += (unsigned)__builtin_popcount(x->warps[k].alive & ~x->warps[k].exited);
+    return n;
+}
+
+/* The CTAs of cluster C (block C without clusters): clusters tile the grid,
+ * rank r of a cluster at x + y * dimx + z * dimx * dimy within it. */
+static void place_ctas(pctx *x, uint64_t c)
+{
+    unsigned gcx = x->grid[0] / x->cdim[0], gcy = x->grid[1] / x->cdim[1];
+    unsigned cx = (unsigned)(c % gcx), cy = (unsigned)(c / gcx % gcy), cz = (unsigned)(c / ((uint64_t)gcx * gcy));
+    x->cluster_id = c;
+    for (unsigned r = 0; r < x->ncta; r++) {
+        pcta *t = &x->cta[r];
+        t->bx = cx * x->cdim[0] + r % x->cdim[0];
+        t->by = cy * x->cdim[1] + r / x->cdim[0] % x->cdim[1];
+        t->bz = cz * x->cdim[2] + r / (x->cdim[0] * x->cdim[1]);
+        t->block_id = t->bx + (uint64_t)x->grid[0] * (t->by + (uint64_t)x->grid[1] * t->bz);
+        memset(t->smem, 0, (size_t)x->smem_bytes);
+    }
+}
+
+/* Open the bar.sync of every CTA all of whose warps left wait at it. */
+static void open_barriers(pctx *x, unsigned wpb)
+{
+    pwarp *all = x->warps;
+    for (unsigned r = 0; r < x->ncta; r++) {
+        pwarp *cw = all + (size_t)r * wpb;
+        unsigned waiting = 0, live = 0;
+        for (unsigned k = 0; k < wpb; k++) waiting += cw[k].state == W_BAR, live += cw[k].state != W_DONE;
+        if (!live || waiting != live) continue;
+        if (x->sb_on) {
+            x->warps = cw;           /* the time model sees one block's warps */
+            ptx_sched_barrier(x, wpb);
+            x->warps = all;
+        }
+        for (unsigned k = 0; k < wpb; k++)
+            if (cw[k].state == W_BAR) cw[k].state = W_RUN;
+    }
+}
+
 int ptx_run_block(pctx *x, uint64_t b)
 {
     const ptx_program *p = x->prog;
     const pfunc *entry = p->funcs[p->entry];
     unsigned nthreads = x->block[0] * x->block[1] * x->block[2];
-    unsigned nwarps = (nthreads + 31) / 32;
-    x->block_id = b;
-    x->bx = (unsigned)(b % x->grid[0]);
-    x->by = (unsigned)(b / x->grid[0] % x->grid[1]);
-    x->bz = (unsigned)(b / ((uint64_t)x->grid[0] * x->grid[1]));
-    memset(x->smem, 0, (size_t)x->smem_bytes);
+    unsigned wpb = (nthreads + 31) / 32;
+    if (!x->ncta) {
+        /* no clusters set up: one CTA, this worker's shared memory */
+        x->cdim[0] = x->cdim[1] = x->cdim[2] = 1;
+        x->ncta = 1;
+        x->cta[0].smem = x->smem;
+    }
+    unsigned nwarps = wpb * x->ncta;
+    place_ctas(x, b);
+    x->cl_phase = x->cl_count = 0;
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return ptx_fail(x, NULL, "out of memory");
@@ -603,9 +675,12 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->sb_async = (async_groups){0};
         w->async_open = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
-        w->index = k;
+        w->index = k % wpb;
+        w->cta = k / wpb;
+        w->cl_arrived = 0;
+        ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
-        unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
+        unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;
         w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
         pframe *fr = push_frame(x, w, entry, w->alive, 0);
         if (!fr) {
@@ -615,18 +690,21 @@ int ptx_run_block(pctx *x, uint64_t b)
         for (unsigned l = 0; l < 32; l++) memcpy(fr->params + (size_t)l * entry->param_bytes, x->kparams, entry->param_bytes);
         x->exec.warps_launched++;
     }
-    x->exec.blocks++;
+    x->exec.blocks += x->ncta;
     x->sb_bar = 0;
-    /* turns until every warp is done; a barrier opens when every warp that
-     * is not done waits at it; a warp asleep at an mbarrier tries again
-     * each turn, and a turn in which no warp issued anything and no
-     * barrier opened is a deadlock */
+    /* turns until every warp is done; a barrier opens when every warp of
+     * its CTA that is not done waits at it; a warp asleep at an mbarrier
+     * (or barrier.cluster) tries again each turn, and a turn in which no
+     * warp issued anything and no barrier opened is a deadlock */
     while (rc == 0) {
         unsigned waiting = 0, asleep = 0, live = 0;
         uint64_t issued = 0;
         for (unsigned k = 0; k < nwarps; k++) issued -= warps[k].clock;
         for (unsigned k = 0; k < nwarps && rc == 0; k++)
-            if (warps[k].state == W_RUN) rc = run_warp(x, &warps[k]);
+            if (warps[k].state == W_RUN) {
+                if (x->ncta > 1) ptx_select_cta(x, warps[k].cta);
+                rc = run_warp(x, &warps[k]);
+            }
         if (rc) break;
         for (unsigned k = 0; k < nwarps; k++) {
             issued += warps[k].clock;
@@ -635,20 +713,34 @@ int ptx_run_block(pctx *x, uint64_t b)
             live += warps[k].state != W_DONE;
         }
         if (!live) break;
-        if (waiting == live) {
-            if (x->sb_on) ptx_sched_barrier(x, nwarps);
-            for (unsigned k = 0; k < nwarps; k++)
-                if (warps[k].state == W_BAR) warps[k].state = W_RUN;
-        } else if (asleep) {
-            if (!issued) {
+        unsigned before = waiting;
+        if (waiting) {
+            open_barriers(x, wpb);
+            waiting = 0;
+            for (unsigned k = 0; k < nwarps; k++) waiting += warps[k].state == W_BAR;
+        }
+        if (asleep) {
+            if (!issued && waiting == before) {
+                if (x->ncta > 1) ptx_select_cta(x, 0);
                 rc = deadlock(x, warps, nwarps);
                 break;
             }
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == W_WAIT) warps[k].state = W_RUN;
+        } else if (waiting == before && waiting && !issued) {
+            if (x->ncta > 1) ptx_select_cta(x, 0);
+            rc = deadlock(x, warps, nwarps);
+            break;
         }
     }
-    if (rc == 0 && x->sb_on) ptx_sched_block_end(x, nwarps);
+    if (rc == 0 && x->sb_on) {
+        pwarp *all = x->warps;
+        for (unsigned r = 0; r < x->ncta; r++) {
+            x->warps = all + (size_t)r * wpb;
+            ptx_sched_block_end(x, wpb);
+        }
+        x->warps = all;
+    }
     return rc;
 }
 

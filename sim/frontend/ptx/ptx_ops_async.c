@@ -185,8 +185,15 @@ HANDLER(mbarrier_wait)
     return 0;
 }
 
+static int cluster_wait(pctx *x, pwarp *w, const pinst *in, uint32_t m);
+
 int ptx_mbarrier_describe(pctx *x, pwarp *w, const pinst *in, char *buf, size_t cap)
 {
+    if (in->fn == cluster_wait) {
+        snprintf(buf, cap, "the cluster's barrier (barrier.cluster.wait: %llu of %llu threads arrived)",
+                 (unsigned long long)x->cl_count, (unsigned long long)ptx_cluster_live(x));
+        return 0;
+    }
     uint32_t m = w->frames[w->depth - 1].stack[w->frames[w->depth - 1].sp - 1].mask;
     int l = m ? __builtin_ctz(m) : 0;
     unsigned char *p;
@@ -241,6 +248,7 @@ static int bulk_flush(pctx *x, const pwarp *w, const pinst *in, bulk_req *q)
 
 static int bulk_piece(pctx *x, const pwarp *w, const pinst *in, bulk_req *q, uint64_t a)
 {
+    if (!q) return 0;            /* a multicast's further destinations: read once */
     q->r.addr[q->n++] = a & ~15ull;
     return q->n == 32 ? bulk_flush(x, w, in, q) : 0;
 }
@@ -261,11 +269,37 @@ static int shared_span(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, u
     if (space != COALSIM_SHARED)
         return ptx_fail(x, in, "lane %d's address 0x%llx is not in shared memory (warp %u)", l, (unsigned long long)a,
                         w->index);
-    if (rep + n > x->smem_bytes)
+    if (CL_OFFSET(rep) + n > x->smem_bytes)
         return ptx_fail(x, in, "a %llu-byte copy at shared 0x%llx runs past the block's %llu bytes of shared memory "
                         "(lane %d, warp %u)", (unsigned long long)n, (unsigned long long)rep,
                         (unsigned long long)x->smem_bytes, l, w->index);
     return 0;
+}
+
+/* The CTAs a copy lands in: the executing one, or with .multicast::cluster
+ * those of the lane's ctaMask (in->e), each at the same shared offset.
+ * *N of them into RANKS (-1: the executing CTA's own address).  0, or -1
+ * with the error. */
+static int destinations(pctx *x, pwarp *w, const pinst *in, int l, int *ranks, unsigned *n)
+{
+    *n = 0;
+    if (!in->nvec) {
+        ranks[(*n)++] = -1;
+        return 0;
+    }
+    uint32_t mask = (uint32_t)SLOT(w, in->e)[l] & 0xffff;
+    if (!mask || mask >> x->ncta)
+        return ptx_fail(x, in, "a multicast to CTAs 0x%04x of a cluster of %u (lane %d, warp %u)", mask, x->ncta, l,
+                        w->index);
+    for (unsigned r = 0; r < x->ncta; r++)
+        if (mask >> r & 1) ranks[(*n)++] = (int)r;
+    return 0;
+}
+
+/* Address A (shared or an mbarrier) moved to the CTA of rank R (-1: as it is). */
+static uint64_t in_cta(uint64_t a, int r)
+{
+    return r < 0 ? a : (uint64_t)(r + 1) << CL_SHIFT | CL_OFFSET(a);
 }
 
 /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
@@ -286,21 +320,27 @@ HANDLER(bulk_copy)
             return ptx_fail(x, in, "a bulk copy of %llu bytes from 0x%llx to 0x%llx: sizes and addresses must be multiples "
                             "of 16 (misaligned address; lane %d, warp %u)", (unsigned long long)n,
                             (unsigned long long)src, (unsigned long long)dst, l, w->index);
-        unsigned char *sp;
-        if (n && shared_span(x, w, in, store ? SP_SHARED : in->space, sh, n, l, &sp) != 0) return -1;
-        for (uint64_t o = 0; o < n; o += 16) {
-            unsigned char *gp;
-            uint64_t rep;
-            int space;
-            if (ptx_locate(x, w, in, SP_GLOBAL, gl + o, 16, l, &gp, &rep, &space) != 0) return -1;
-            if (store) memcpy(gp, sp + o, 16);
-            else memcpy(sp + o, gp, 16);
-            if (bulk_piece(x, w, in, &q, rep) != 0) return -1;
+        int ranks[PTX_MAX_CLUSTER];
+        unsigned nd;
+        if (destinations(x, w, in, l, ranks, &nd) != 0) return -1;
+        for (unsigned d = 0; d < nd; d++) {
+            unsigned char *sp;
+            if (n && shared_span(x, w, in, store ? SP_SHARED : in->space, in_cta(sh, ranks[d]), n, l, &sp) != 0) return -1;
+            for (uint64_t o = 0; o < n; o += 16) {
+                unsigned char *gp;
+                uint64_t rep;
+                int space;
+                if (ptx_locate(x, w, in, SP_GLOBAL, gl + o, 16, l, &gp, &rep, &space) != 0) return -1;
+                if (store) memcpy(gp, sp + o, 16);
+                else memcpy(sp + o, gp, 16);
+                if (bulk_piece(x, w, in, d == 0 ? &q : NULL, rep) != 0) return -1;   /* read once, however many receive it */
+            }
+            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, n) != 0)
+                return -1;
         }
         x->exec.bulk_copies++;
         if (store) x->exec.bulk_bytes_out += n ? ((gl + n + 31) / 32 - gl / 32) * 32 : 0;
         else x->exec.bulk_bytes_in += n;
-        if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
     }
     return bulk_flush(x, w, in, &q);
 }
@@ -416,16 +456,24 @@ HANDLER(tensor_copy)
         if (sh % 128)
             return ptx_fail(x, in, "misaligned shared address 0x%llx for a tensor copy (128-byte aligned; lane %d, warp %u)",
                             (unsigned long long)sh, l, w->index);
-        /* a swizzle moves 16-byte pieces within their 128-byte row */
-        unsigned char *sp;
-        if (shared_span(x, w, in, in->space, sh, t.swizzle ? (bytes + 127) & ~127ull : bytes, l, &sp) != 0) return -1;
-        uint32_t shaddr = (uint32_t)(sp - x->smem);
+        int ranks[PTX_MAX_CLUSTER];
+        unsigned nd;
+        if (destinations(x, w, in, l, ranks, &nd) != 0) return -1;
         uint64_t written = 0;
-        if (tensor_box(x, w, in, &t, coord, sp, shaddr, store, l, &q, &written) != 0) return -1;
+        for (unsigned d = 0; d < nd; d++) {
+            /* a swizzle moves 16-byte pieces within their 128-byte row */
+            unsigned char *sp;
+            if (shared_span(x, w, in, in->space, in_cta(sh, ranks[d]), t.swizzle ? (bytes + 127) & ~127ull : bytes, l, &sp) != 0)
+                return -1;
+            /* the global side is read once, however many CTAs receive it */
+            if (tensor_box(x, w, in, &t, coord, sp, (uint32_t)CL_OFFSET(sh), store, l, d == 0 ? &q : NULL, &written) != 0)
+                return -1;
+            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, bytes) != 0)
+                return -1;
+        }
         x->exec.bulk_copies++;
         if (store) x->exec.bulk_bytes_out += written;
         else x->exec.bulk_bytes_in += bytes;     /* the whole box, its zero-filled part too (ncu, H100) */
-        if (!store && mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, bytes) != 0) return -1;
     }
     return bulk_flush(x, w, in, &q);
 }
@@ -570,8 +618,9 @@ int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *
     in->addr2_slot = UINT32_MAX;
     in->b = in->c = UINT32_MAX;
     int ok_mods = store ? has_prefix_mod(ri, "bulk_group") : has_prefix_mod(ri, "mbarrier::complete_tx");
-    if (!ok_mods || has_prefix_mod(ri, "multicast") || has_prefix_mod(ri, "im2col"))
+    if (!ok_mods || has_prefix_mod(ri, "im2col") || (store && has_prefix_mod(ri, "multicast")))
         return 0;                     /* unsupported: an error naming it if it runs */
+    int multicast = has_prefix_mod(ri, "multicast::cluster");
     if (!tensor) {
         /* [dst], [src], size{, [mbar]}{, policy} */
         unsigned want = store ? 3 : 4;
@@ -583,6 +632,8 @@ int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *
         if (src.addr_local_sym || in->addr_local_sym) return ptx_dec_fail(p, ri, err, cap, "a bulk copy of local memory");
         in->addr2_slot = src.addr_slot, in->off2 = src.off, in->addr2_base = src.addr_base;
         if (!store && mbar_operand(p, f, ri, 3, in, err, cap)) return -1;
+        if (multicast && (ri->nops < 5 || ptx_dec_src(p, f, ri, 4, PT_U16, &in->e, err, cap))) return -1;
+        in->nvec = (uint8_t)multicast;    /* nvec: 1 for a multicast (in->e its ctaMask) */
         in->fn = bulk_copy;
         return 0;
     }
@@ -614,7 +665,98 @@ int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *
     if (ptx_dec_xslots(p, f, &tmp, 0, 0, PT_S32, &got, err, cap)) return -1;
     in->nxs = got;
     if (!store && mbar_operand(p, f, ri, 2, in, err, cap)) return -1;
+    if (multicast && (ri->nops < 4 || ptx_dec_src(p, f, ri, 3, PT_U16, &in->e, err, cap))) return -1;
+    in->nvec = (uint8_t)multicast;
     in->fn = tensor_copy;
+    return 0;
+}
+
+/* ---- clusters ---- */
+
+/* mapa{.shared::cluster}.u32/.u64 d, a, rank: the address of A's byte in
+ * the CTA of that rank (generic without .shared::cluster) */
+HANDLER(mapa)
+{
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a), *R = SLOT(w, in->b);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t r = R[l] & 0xffffffffu, a = A[l];
+        if (r >= x->ncta)
+            return ptx_fail(x, in, "mapa to the CTA of rank %llu; the cluster has %u (lane %d, warp %u)",
+                            (unsigned long long)r, x->ncta, l, w->index);
+        if (in->space == SP_GENERIC) {
+            if (a - GEN_SHARED >= GEN_WINDOW)
+                return ptx_fail(x, in, "mapa of 0x%llx, which is not a shared-memory address (lane %d, warp %u)",
+                                (unsigned long long)a, l, w->index);
+            D[l] = GEN_SHARED + in_cta(a - GEN_SHARED, (int)r);
+        } else {
+            D[l] = in_cta(a, (int)r) & (in->type == PT_U32 ? 0xffffffffull : ~0ull);
+        }
+    }
+    return 0;
+}
+
+/* barrier.cluster: a phase completes when every thread of the cluster that
+ * has not exited has arrived */
+static void cluster_settle(pctx *x)
+{
+    if (x->cl_count && x->cl_count >= ptx_cluster_live(x)) {
+        x->cl_phase++;
+        x->cl_count = 0;
+    }
+}
+
+/* barrier.cluster.arrive{.release|.relaxed}{.aligned} */
+HANDLER(cluster_arrive)
+{
+    if (w->cl_arrived)
+        return ptx_fail(x, in, "barrier.cluster.arrive again before its barrier.cluster.wait (warp %u)", w->index);
+    x->cl_count += (unsigned)__builtin_popcount(m);
+    w->cl_arrived = 1 + x->cl_phase;
+    cluster_settle(x);
+    return 0;
+}
+
+/* barrier.cluster.wait{.acquire}{.aligned}: 1 (the warp sleeps) until the
+ * phase its arrive joined completes */
+HANDLER(cluster_wait)
+{
+    (void)m;
+    if (!w->cl_arrived) return 0;
+    cluster_settle(x);
+    if (x->cl_phase < w->cl_arrived) return 1;
+    w->cl_arrived = 0;
+    (void)in;
+    return 0;
+}
+
+DECODE(dec_mapa)
+{
+    in->kind = K_OP;
+    ptype t = ptx_mod_type(ri, 0);
+    in->type = (uint8_t)t;
+    in->space = (uint8_t)(ptx_has_mod(ri, "shared::cluster") ? SP_SHARED : SP_GENERIC);
+    if (ri->nops != 3) return ptx_dec_fail(p, ri, err, cap, "needs 3 operands (d, a, rank)");
+    if (t != PT_U32 && t != PT_U64) return ptx_dec_fail(p, ri, err, cap, "mapa takes .u32 or .u64");
+    if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, t, &in->a, err, cap) ||
+        ptx_dec_src(p, f, ri, 2, PT_U32, &in->b, err, cap))
+        return -1;
+    in->fn = mapa;
+    return 0;
+}
+
+DECODE(dec_barrier)
+{
+    (void)p, (void)f, (void)err, (void)cap;
+    in->kind = K_OP;
+    if (!ptx_has_mod(ri, "cluster")) return 0;
+    if (ptx_has_mod(ri, "arrive")) {
+        in->fn = cluster_arrive;
+    } else if (ptx_has_mod(ri, "wait")) {
+        in->kind = K_WAIT;
+        in->fn = cluster_wait;
+    }
     return 0;
 }
 
@@ -631,5 +773,6 @@ DECODE(dec_setmaxnreg)
 }
 
 const pop_entry ptx_ops_async[] = {
-    {"mbarrier", dec_mbarrier}, {"setmaxnreg", dec_setmaxnreg}, {NULL, NULL},
+    {"mbarrier", dec_mbarrier}, {"setmaxnreg", dec_setmaxnreg}, {"mapa", dec_mapa}, {"barrier", dec_barrier},
+    {NULL, NULL},
 };

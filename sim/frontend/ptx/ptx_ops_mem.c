@@ -60,14 +60,26 @@ static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsign
         pl->space = COALSIM_GLOBAL;
         return 0;
     }
-    case SP_SHARED:
-        if (a >= x->smem_bytes || x->smem_bytes - a < size)
+    case SP_SHARED: {
+        uint8_t *base = x->smem;
+        uint64_t off = a;
+        if (a >> CL_SHIFT) {
+            /* another CTA's shared memory (.shared::cluster, mapa) */
+            uint64_t r = (a >> CL_SHIFT) - 1;
+            if (r >= x->ncta)
+                return ptx_fail(x, in, "shared::cluster address 0x%llx is in the CTA of rank %llu; the cluster has %u "
+                                "(lane %d, warp %u)", (unsigned long long)a, (unsigned long long)r, x->ncta, l, w->index);
+            base = x->cta[r].smem;
+            off = CL_OFFSET(a);
+        }
+        if (off >= x->smem_bytes || x->smem_bytes - off < size)
             return ptx_fail(x, in, "shared address 0x%llx is beyond the block's %llu bytes of shared memory (lane %d, warp %u)",
                             (unsigned long long)a, (unsigned long long)x->smem_bytes, l, w->index);
-        pl->p = x->smem + a;
+        pl->p = base + off;
         pl->report = a;
         pl->space = COALSIM_SHARED;
         return 0;
+    }
     case SP_LOCAL:
         if (a >= w->local_cap || w->local_cap - a < size)
             return ptx_fail(x, in, "local address 0x%llx is beyond the thread's local memory (lane %d, warp %u)",
@@ -536,7 +548,7 @@ static int space_of(const raw_inst *ri)
         if (!strcmp(s, "local")) return SP_LOCAL;
         if (!strcmp(s, "const")) return SP_CONST;
         if (!strcmp(s, "param") || !strcmp(s, "param::func") || !strcmp(s, "param::entry")) return SP_PARAM;
-        if (!strncmp(s, "shared::cluster", 15)) return -2;
+        if (!strncmp(s, "shared::cluster", 15)) return SP_SHARED;   /* the cluster's: addresses say whose (locate) */
     }
     return SP_GENERIC;
 }

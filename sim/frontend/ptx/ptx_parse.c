@@ -730,8 +730,8 @@ static int parse_function(parser *ps, int is_entry)
     while (!is_punct(CUR, '{') && !is_punct(CUR, ';')) {
         CHECKLEX();
         if (CUR->kind == TK_EOF) return fail(ps, f->line, "function '%s' has no body", f->name);
-        if (ptx_tok_is(CUR, ".maxntid") || ptx_tok_is(CUR, ".reqntid")) {
-            unsigned *dst = ptx_tok_is(CUR, ".maxntid") ? f->maxntid : f->reqntid;
+        if (ptx_tok_is(CUR, ".maxntid") || ptx_tok_is(CUR, ".reqntid") || ptx_tok_is(CUR, ".reqnctapercluster")) {
+            unsigned *dst = ptx_tok_is(CUR, ".maxntid") ? f->maxntid : ptx_tok_is(CUR, ".reqntid") ? f->reqntid : f->reqncluster;
             next(ps);
             for (int k = 0; k < 3; k++) {
                 uint64_t v;
