@@ -211,7 +211,7 @@ identity: $(BUILD)/coalsim
 
 # The PTX the kernel tests run, made from tests/kernels/*.cu with nvcc (the
 # files are committed, so the tests need no CUDA compiler).
-KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx tests/kernels/tensor.ptx
+KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx tests/kernels/tensor.ptx tests/kernels/cluster.ptx
 kernel-ptx: $(KERNEL_PTX)
 tests/kernels/%.ptx: tests/kernels/%.cu
 	$(NVCC) -ptx -lineinfo -O3 -arch=sm_90 -o $@ $<

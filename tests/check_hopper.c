@@ -235,6 +235,121 @@ START_TEST(test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_pro
 }
 END_TEST
 
+/* ---- clusters (tests/kernels/cluster.cu) ---- */
+
+#define CLUSTER_PTX "tests/kernels/cluster.ptx"
+
+static coalsim_kernel *load_cluster(void)
+{
+    FILE *fp = fopen(CLUSTER_PTX, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", CLUSTER_PTX);
+    char *t = malloc(1 << 20);
+    size_t n = fread(t, 1, 1 << 20, fp);
+    fclose(fp);
+    coalsim_kernel *k = load_text(t, n, CLUSTER_PTX);
+    free(t);
+    return k;
+}
+
+/* KERNEL of cluster.ptx on GX x GY blocks of BX threads in clusters of CX x CY (0: its __cluster_dims__) */
+static int run_cluster(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, unsigned cx,
+                       unsigned cy, const char *args, char *err)
+{
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, 1, 1}, .cluster = {cx, cy, cx ? 1 : 0},
+                        .args = args, .threads = 2};
+    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
+    coalsim_analysis_free(a);
+    return rc;
+}
+
+START_TEST(test_cluster_special_registers_follow_clusters_tiling_the_grid)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_msg(run_cluster(k, "cluster_ids", 4, 4, 32, 0, 0, "out:1K", err) == 0, "%s", err);
+    unsigned v[128];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, v, sizeof v), 0);
+    for (unsigned by = 0; by < 4; by++)
+        for (unsigned bx = 0; bx < 4; bx++) {
+            const unsigned *o = v + 8 * (bx + 4 * by);
+            ck_assert_uint_eq(o[0], bx % 2 + 2 * (by % 2));      /* rank: x + y * 2 in the 2 x 2 cluster */
+            ck_assert_uint_eq(o[1], 4);
+            ck_assert_uint_eq(o[2], bx % 2);
+            ck_assert_uint_eq(o[3], by % 2);
+            ck_assert_uint_eq(o[4], bx / 2);
+            ck_assert_uint_eq(o[5], by / 2);
+            ck_assert_uint_eq(o[6], 2);
+            ck_assert_uint_eq(o[7], 2);
+        }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_msg(run_cluster(k, "dsmem_ring", 8, 1, 128, 4, 1, "out:4K,count:64", err) == 0, "%s", err);
+    int out[1024], count[2];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "count", 0, count, sizeof count), 0);
+    for (int b = 0; b < 8; b++)
+        for (int t = 0; t < 128; t++) ck_assert_int_eq(out[b * 128 + t], (b % 4 + 1) % 4 * 1000 + t);
+    ck_assert_int_eq(count[0], 4);
+    ck_assert_int_eq(count[1], 4);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_an_arrival_from_another_cta_completes_an_mbarrier_phase)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_msg(run_cluster(k, "remote_mbarrier", 4, 1, 64, 0, 0, "out:64", err) == 0, "%s", err);
+    int out[2];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    ck_assert_int_eq(out[0], 4243);
+    ck_assert_int_eq(out[1], 4245);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_and_is_read_once)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = "tma_multicast", .grid = {4, 1, 1}, .block = {128, 1, 1},
+                        .args = "in:16K=iotaf@f32:32x128:32x32,out:32K", .threads = 2};
+    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
+    coalsim_analysis_finish(an);
+    float in[4096], out[8192];
+    ck_assert_int_eq(coalsim_kernel_read(k, "in", 0, in, sizeof in), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int b = 0; b < 4; b++)
+        for (int i = 0; i < 2048; i++) ck_assert_float_eq(out[b * 2048 + i], in[b / 2 * 2048 + i]);
+    /* four half boxes of 4 KiB, each read from global memory once */
+    ck_assert_uint_eq(metric(an, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"), 4 * 4096);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_cluster_that_does_not_tile_the_grid_is_an_error)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_int_eq(run_cluster(k, "dsmem_ring", 6, 1, 128, 4, 1, "out:4K,count:64", err), -1);
+    ck_assert_msg(strstr(err, "a cluster of 4 x 1 x 1 CTAs for a grid of 6 x 1 x 1") != NULL, "%s", err);
+    ck_assert_int_eq(run_cluster(k, "dsmem_ring", 32, 1, 128, 32, 1, "out:16K,count:64", err), -1);
+    ck_assert_msg(strstr(err, "at most 16 CTAs") != NULL, "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ---- mistakes ---- */
 
 static const char deadlock_ptx[] =
@@ -306,12 +421,17 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
+    tcase_add_test(core, test_cluster_special_registers_follow_clusters_tiling_the_grid);
+    tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
+    tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);
+    tcase_add_test(core, test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_and_is_read_once);
     suite_add_tcase(s, core);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_tmap_refuses_what_cuTensorMapEncodeTiled_refuses);
     tcase_add_test(lim, test_an_mbarrier_that_never_completes_is_a_deadlock_naming_what_it_waits_for);
     tcase_add_test(lim, test_an_mbarrier_used_before_init_is_an_error);
     tcase_add_test(lim, test_a_tensor_map_that_does_not_fit_its_buffer_is_an_args_error);
+    tcase_add_test(lim, test_a_cluster_that_does_not_tile_the_grid_is_an_error);
     suite_add_tcase(s, lim);
     return s;
 }

@@ -1,0 +1,120 @@
+// Thread-block cluster kernels for the interpreter's tests (tests/check_hopper.c):
+// cluster special registers, distributed shared memory through mapa and
+// barrier.cluster, an mbarrier arrived on from another CTA, and a TMA load
+// multicast to every CTA of the cluster.  Compiled to cluster.ptx by
+// `make kernel-ptx` (nvcc -arch=sm_90); gpu/hopper/cluster.cu has the same
+// kinds of kernel checked on the H100.
+#include <cuda.h>
+#include <stdint.h>
+
+__device__ __forceinline__ unsigned sreg_rank()
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+// out[8 * linear thread + k]: rank, nctarank, cluster_ctaid.x/.y, clusterid.x/.y, nclusterid.x, cluster_nctaid.x
+extern "C" __global__ void __cluster_dims__(2, 2, 1) cluster_ids(unsigned* out)
+{
+    unsigned v[8];
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(v[0]));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(v[1]));
+    asm volatile("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(v[2]));
+    asm volatile("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(v[3]));
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(v[4]));
+    asm volatile("mov.u32 %0, %%clusterid.y;" : "=r"(v[5]));
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(v[6]));
+    asm volatile("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v[7]));
+    unsigned b = blockIdx.x + blockIdx.y * gridDim.x;
+    if (threadIdx.x == 0)
+        for (int k = 0; k < 8; k++) out[8 * b + k] = v[k];
+}
+
+// each CTA fills its array; out[block][i] = the next rank's array[i]; every
+// CTA adds one to rank 0's counter, which rank 0 writes to count[cluster]
+extern "C" __global__ void dsmem_ring(int* out, int* count)
+{
+    __shared__ int buf[128];
+    __shared__ int counter;
+    unsigned rank = sreg_rank(), n;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    buf[threadIdx.x] = (int)(rank * 1000 + threadIdx.x);
+    if (threadIdx.x == 0) counter = 0;
+    cluster_sync();
+    uint32_t peer, zero;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(smem_u32(&buf[threadIdx.x])), "r"((rank + 1) % n));
+    int v;
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(peer));
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    if (threadIdx.x == 0) {
+        asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(zero) : "r"(smem_u32(&counter)));
+        asm volatile("red.shared::cluster.add.u32 [%0], 1;" ::"r"(zero) : "memory");
+    }
+    cluster_sync();
+    if (rank == 0 && threadIdx.x == 0) count[blockIdx.x / n] = counter;
+    cluster_sync();   // no CTA leaves while another may still read its memory
+}
+
+// rank 1 writes rank 0's shared word and arrives on rank 0's mbarrier; rank 0 waits and copies it out
+extern "C" __global__ void __cluster_dims__(2, 1, 1) remote_mbarrier(int* out)
+{
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ int word;
+    unsigned rank = sreg_rank();
+    if (threadIdx.x == 0 && rank == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&bar)));
+        word = -1;
+    }
+    cluster_sync();
+    if (threadIdx.x == 0 && rank == 1) {
+        uint32_t rb, rw;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(rb) : "r"(smem_u32(&bar)));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(rw) : "r"(smem_u32(&word)));
+        asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(rw), "r"(4242 + (int)blockIdx.x) : "memory");
+        asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(rb) : "memory");
+    }
+    if (rank == 0) {
+        asm volatile("{\n\t.reg .pred P;\nW:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P, [%0], 0;\n"
+                     "\t@!P bra W;\n}" ::"r"(smem_u32(&bar))
+                     : "memory");
+        if (threadIdx.x == 0) out[blockIdx.x / 2] = word;
+    }
+    cluster_sync();
+}
+
+// a 2-CTA cluster loads a 64 x 32 float box: rank r fetches rows 32r..32r+31
+// (half the box) and multicasts them to both CTAs; each CTA then has the
+// whole box, which it writes to out[block]
+extern "C" __global__ void __cluster_dims__(2, 1, 1) tma_multicast(const __grid_constant__ CUtensorMap t, float* out)
+{
+    __shared__ __align__(1024) float tile[64 * 32];
+    __shared__ __align__(8) uint64_t bar;
+    unsigned rank = sreg_rank();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&bar)));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    cluster_sync();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&bar)), "r"(64 * 32 * 4));
+        uint16_t mask = 3;
+        int y = (int)(blockIdx.x / 2) * 64 + (int)rank * 32;
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+                     "[%0], [%1, {%2, %3}], [%4], %5;" ::"r"(smem_u32(&tile[rank * 32 * 32])),
+                     "l"(&t), "r"(0), "r"(y), "r"(smem_u32(&bar)), "h"(mask)
+                     : "memory");
+    }
+    asm volatile("{\n\t.reg .pred P;\nW:\n\tmbarrier.try_wait.parity.shared::cta.b64 P, [%0], 0;\n\t@!P bra W;\n}" ::"r"(
+                     smem_u32(&bar))
+                 : "memory");
+    for (int i = threadIdx.x; i < 64 * 32; i += blockDim.x) out[blockIdx.x * 64 * 32 + i] = tile[i];
+    cluster_sync();
+}
