@@ -20,20 +20,7 @@ static coalsim_kernel *load_text(const char *text, size_t n, const char *name)
     return k;
 }
 
-static coalsim_kernel *load_hopper(void)
-{
-    FILE *fp = fopen(HOPPER_PTX, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", HOPPER_PTX);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *t = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    coalsim_kernel *k = load_text(t, (size_t)n, HOPPER_PTX);
-    free(t);
-    return k;
-}
+static coalsim_kernel *load_hopper(void) { return load_ptx_file(HOPPER_PTX); }
 
 /* Run KERNEL; 0 or -1 with ERR; *AN (if given) keeps the analysis. */
 static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, uint64_t dyn,
@@ -50,13 +37,6 @@ static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, 
     return rc;
 }
 
-static float half_of(uint16_t h)
-{
-    unsigned e = h >> 10 & 31, m = h & 0x3ff;
-    float v = e ? ldexpf(1.0f + m / 1024.0f, (int)e - 15) : ldexpf(m / 1024.0f, -14);
-    return h >> 15 ? -v : v;
-}
-
 /* C (M x N floats) = A (M x K halves) B, B given as Bt (N x K halves). */
 static void check_gemm(coalsim_kernel *k, unsigned M, unsigned N, unsigned K)
 {
@@ -69,21 +49,11 @@ static void check_gemm(coalsim_kernel *k, unsigned M, unsigned N, unsigned K)
     for (unsigned m = 0; m < M; m++)
         for (unsigned n = 0; n < N; n++) {
             double r = 0;
-            for (unsigned kk = 0; kk < K; kk++) r += (double)half_of(A[m * K + kk]) * half_of(B[n * K + kk]);
+            for (unsigned kk = 0; kk < K; kk++) r += (double)half_value(A[m * K + kk]) * half_value(B[n * K + kk]);
             if (fabs(r - C[m * N + n]) > worst) worst = fabs(r - C[m * N + n]);
         }
     ck_assert_msg(worst < 1e-3, "largest error %g", worst);
     free(A), free(B), free(C);
-}
-
-static uint64_t metric(const coalsim_analysis *an, const char *name)
-{
-    coalsim_metric m[COALSIM_MAX_METRICS];
-    coalsim_report_extra ex = {.exec = coalsim_analysis_exec(an)};
-    size_t n = coalsim_metrics(coalsim_analysis_stats(an), &ex, m);
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(m[i].name, name)) return m[i].value;
-    return 0;
 }
 
 /* ---- tensor maps and the swizzle ---- */
@@ -228,7 +198,7 @@ START_TEST(test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_pro
         check_gemm(k, 256, 256, g[i].K);
         /* one m64nNk16 a warp for each 16 of K, per 64 x N tile */
         uint64_t n_per = !strcmp(g[i].kernel, "wgmma_gemm_ws") ? 256 : 64;
-        ck_assert_uint_eq(metric(an, "sm__inst_executed_pipe_tensor_op_gmma.sum"), 256 / 64 * (256 / n_per) * (g[i].K / 16) * 4);
+        ck_assert_uint_eq(kernel_metric(an, "sm__inst_executed_pipe_tensor_op_gmma.sum"), 256 / 64 * (256 / n_per) * (g[i].K / 16) * 4);
         coalsim_analysis_free(an);
         coalsim_kernel_free(k);
     }
@@ -239,17 +209,7 @@ END_TEST
 
 #define CLUSTER_PTX "tests/kernels/cluster.ptx"
 
-static coalsim_kernel *load_cluster(void)
-{
-    FILE *fp = fopen(CLUSTER_PTX, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", CLUSTER_PTX);
-    char *t = malloc(1 << 20);
-    size_t n = fread(t, 1, 1 << 20, fp);
-    fclose(fp);
-    coalsim_kernel *k = load_text(t, n, CLUSTER_PTX);
-    free(t);
-    return k;
-}
+static coalsim_kernel *load_cluster(void) { return load_ptx_file(CLUSTER_PTX); }
 
 /* KERNEL of cluster.ptx on GX x GY blocks of BX threads in clusters of CX x CY (0: its __cluster_dims__) */
 static int run_cluster(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, unsigned cx,
@@ -332,7 +292,7 @@ START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_and_is_read_
     for (int b = 0; b < 4; b++)
         for (int i = 0; i < 2048; i++) ck_assert_float_eq(out[b * 2048 + i], in[b / 2 * 2048 + i]);
     /* four half boxes of 4 KiB, each read from global memory once */
-    ck_assert_uint_eq(metric(an, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"), 4 * 4096);
+    ck_assert_uint_eq(kernel_metric(an, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"), 4 * 4096);
     coalsim_analysis_free(an);
     coalsim_kernel_free(k);
 }

@@ -11,21 +11,7 @@
 
 #define TENSOR_PTX "tests/kernels/tensor.ptx"
 
-static coalsim_kernel *load_tensor(void)
-{
-    FILE *fp = fopen(TENSOR_PTX, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", TENSOR_PTX);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *t = malloc((size_t)n + 1), err[512];
-    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    coalsim_kernel *k = coalsim_kernel_load_ptx(t, (size_t)n, TENSOR_PTX, err, sizeof err);
-    free(t);
-    ck_assert_msg(k != NULL, "%s", err);
-    return k;
-}
+static coalsim_kernel *load_tensor(void) { return load_ptx_file(TENSOR_PTX); }
 
 /* Run KERNEL; 0 or -1 with ERR; *AN (if given) keeps the analysis. */
 static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, const char *args, char *err,
@@ -41,13 +27,6 @@ static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, 
     return rc;
 }
 
-static float half_of(uint16_t h)
-{
-    unsigned e = h >> 10 & 31, m = h & 0x3ff;
-    float v = e ? ldexpf(1.0f + m / 1024.0f, (int)e - 15) : ldexpf(m / 1024.0f, -14);
-    return h >> 15 ? -v : v;
-}
-
 /* C = A B for A row-major M x K and B column-major (N x K), halves in, floats out. */
 static void check_gemm(coalsim_kernel *k, unsigned M, unsigned N, unsigned K)
 {
@@ -60,21 +39,11 @@ static void check_gemm(coalsim_kernel *k, unsigned M, unsigned N, unsigned K)
     for (unsigned m = 0; m < M; m++)
         for (unsigned n = 0; n < N; n++) {
             double r = 0;
-            for (unsigned kk = 0; kk < K; kk++) r += (double)half_of(A[m * K + kk]) * half_of(B[n * K + kk]);
+            for (unsigned kk = 0; kk < K; kk++) r += (double)half_value(A[m * K + kk]) * half_value(B[n * K + kk]);
             if (fabs(r - C[m * N + n]) > worst) worst = fabs(r - C[m * N + n]);
         }
     ck_assert_msg(worst < 1e-3, "largest error %g", worst);
     free(A), free(B), free(C);
-}
-
-static uint64_t metric(const coalsim_analysis *an, const char *name)
-{
-    coalsim_metric m[COALSIM_MAX_METRICS];
-    coalsim_report_extra ex = {.exec = coalsim_analysis_exec(an)};
-    size_t n = coalsim_metrics(coalsim_analysis_stats(an), &ex, m);
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(m[i].name, name)) return m[i].value;
-    return 0;
 }
 
 START_TEST(test_tensor_ldmatrix_mma_gemms_compute_the_product_with_the_h100s_counts)
@@ -95,11 +64,11 @@ START_TEST(test_tensor_ldmatrix_mma_gemms_compute_the_product_with_the_h100s_cou
         ck_assert_msg(run(k, cases[i].kernel, 2, 2, 128, "A:32K=randomh:1,B:32K=randomh:2,C:64K,128,128,128", err, &an) == 0,
                       "%s", err);
         check_gemm(k, 128, 128, 128);
-        ck_assert_uint_eq(metric(an, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), cases[i].sectors);
-        ck_assert_uint_eq(metric(an, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), cases[i].wavefronts);
-        ck_assert_uint_eq(metric(an, "sm__inst_executed_pipe_tensor_op_hmma.sum"), cases[i].hmma);
-        ck_assert_uint_eq(metric(an, "smsp__inst_executed_op_ldsm.sum"), cases[i].ldsm);
-        ck_assert_uint_eq(metric(an, "smsp__inst_executed_op_ldgsts.sum"), 256);
+        ck_assert_uint_eq(kernel_metric(an, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), cases[i].sectors);
+        ck_assert_uint_eq(kernel_metric(an, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), cases[i].wavefronts);
+        ck_assert_uint_eq(kernel_metric(an, "sm__inst_executed_pipe_tensor_op_hmma.sum"), cases[i].hmma);
+        ck_assert_uint_eq(kernel_metric(an, "smsp__inst_executed_op_ldsm.sum"), cases[i].ldsm);
+        ck_assert_uint_eq(kernel_metric(an, "smsp__inst_executed_op_ldgsts.sum"), 256);
         coalsim_analysis_free(an);
         coalsim_kernel_free(k);
     }
@@ -113,8 +82,8 @@ START_TEST(test_tensor_wmma_gemm_computes_the_product_with_two_hmma_an_mma)
     coalsim_analysis *an;
     ck_assert_msg(run(k, "wmma_gemm", 8, 8, 32, "A:32K=randomh:1,B:32K=randomh:2,C:64K,128,128,128", err, &an) == 0, "%s", err);
     check_gemm(k, 128, 128, 128);
-    ck_assert_uint_eq(metric(an, "sm__inst_executed_pipe_tensor_op_hmma.sum"), 1024);
-    ck_assert_uint_eq(metric(an, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 4096);
+    ck_assert_uint_eq(kernel_metric(an, "sm__inst_executed_pipe_tensor_op_hmma.sum"), 1024);
+    ck_assert_uint_eq(kernel_metric(an, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 4096);
     coalsim_analysis_free(an);
     coalsim_kernel_free(k);
 }

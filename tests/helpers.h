@@ -3,6 +3,8 @@
 #define COALSIM_TEST_HELPERS_H
 
 #include <check.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +60,42 @@ static inline coalsim_result model(const char *arch, const coalsim_request *r)
     coalsim_result res;
     coalsim_model(&a, r, &res);
     return res;
+}
+
+/* The kernel of the PTX file PATH (the test fails if it does not load). */
+static inline coalsim_kernel *load_ptx_file(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1), err[512];
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    coalsim_kernel *k = coalsim_kernel_load_ptx(t, (size_t)n, path, err, sizeof err);
+    free(t);
+    ck_assert_msg(k != NULL, "%s", err);
+    return k;
+}
+
+/* Metric NAME of a kernel run's analysis AN, 0 if it has none. */
+static inline uint64_t kernel_metric(const coalsim_analysis *an, const char *name)
+{
+    coalsim_metric m[COALSIM_MAX_METRICS];
+    coalsim_report_extra ex = {.exec = coalsim_analysis_exec(an)};
+    size_t n = coalsim_metrics(coalsim_analysis_stats(an), &ex, m);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(m[i].name, name)) return m[i].value;
+    return 0;
+}
+
+/* An IEEE half's value. */
+static inline float half_value(uint16_t h)
+{
+    unsigned e = h >> 10 & 31, m = h & 0x3ff;
+    float v = e ? ldexpf(1.0f + m / 1024.0f, (int)e - 15) : ldexpf(m / 1024.0f, -14);
+    return h >> 15 ? -v : v;
 }
 
 /* Open a string as a FILE for the reader. */
