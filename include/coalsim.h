@@ -679,6 +679,11 @@ typedef struct coalsim_exec {
     uint64_t bulk_copies;
     uint64_t bulk_bytes_in;     /* the boxes' bytes, the zero-filled part too (ncu: l1tex__m_xbar2l1tex_read_bytes_..._op_tma_ld) */
     uint64_t bulk_bytes_out;    /* whole 32-byte sectors of what was written (..._l1tex2xbar_write_bytes_..._op_tma_st) */
+    uint64_t bulk_bytes_multicast;  /* of bulk_bytes_in, what multicast copies brought (..._op_tma_ld_dest_multicast) */
+    /* accesses to another CTA's shared memory (distributed shared memory,
+     * clusters): requests and sectors of loads [0], stores [1], atomics and
+     * reductions [2] (ncu: l1tex__t_{requests,sectors}_pipe_lsu_mem_dshared_op_{ld,st,atom}) */
+    uint64_t dshared_requests[3], dshared_sectors[3];
     /* every instruction of the code that ran, in code order (NULL: not kept) */
     const coalsim_inst *insts;
     size_t ninsts;

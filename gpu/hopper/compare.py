@@ -9,7 +9,14 @@ the device built), and every metric coalsim names that the H100's run has
 is printed beside it.  The kernels' buffers hold other values on the GPU
 (hopper.cu's own fills), which changes no count: no address depends on them.
 
-usage: python3 gpu/hopper/compare.py [--coalsim build/coalsim] [--counters FILE]
+With --run-json FILE, the launches are those of a `coalsim run --json
+--log-file FILE PROGRAM --once` of the program itself (every launch of the
+program, as the GPU ran it), matched to the counters by kernel name:
+
+    build/coalsim run --json --log-file /tmp/cl.json ./cluster --once
+    python3 gpu/hopper/compare.py --run-json /tmp/cl.json --counters gpu/results/h100/cluster/counters.txt
+
+usage: python3 gpu/hopper/compare.py [--coalsim build/coalsim] [--counters FILE] [--run-json FILE]
 """
 import argparse
 import json
@@ -41,7 +48,8 @@ def counters(path):
             continue
         m = re.match(r"## (\w+)", line)
         if m:
-            section = m.group(1)
+            # a kernel's own section, or the heading of another table
+            section = m.group(1) if m.group(1) in names.values() else None
             continue
         if line.startswith("#") or line.startswith("metric") or not line.strip():
             continue
@@ -50,6 +58,8 @@ def counters(path):
             if len(f) == 2 and number(f[1]) is not None:
                 out.setdefault(section, {})[f[0]] = number(f[1])
             continue
+        if len(f) != len(names) + 1:
+            continue                 # a per-opcode list, not a row of the table
         for i, v in enumerate(f[1:]):
             out.setdefault(names[i], {})[f[0]] = number(v)
     return out
@@ -68,21 +78,35 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--counters", default=os.path.join(ROOT, "gpu", "results", "h100", "hopper", "counters.txt"))
+    ap.add_argument("--run-json", help="a coalsim run --json log of the program: its launches")
     a = ap.parse_args()
     gpu = counters(a.counters)
     equal = total = 0
     off = []
-    for name, argv in launches(os.path.join(HERE, "hopper.list")):
-        kernel = argv[argv.index("--kernel") + 1]
-        cmd = [a.coalsim, "--json", os.path.join(HERE, "hopper.ptx")] + argv
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print("%s: coalsim failed: %s" % (name, r.stderr.strip()))
+
+    def runs():
+        """(name, kernel, its metrics or None and why, what was run)"""
+        if a.run_json:
+            for l in json.load(open(a.run_json))["launches"]:
+                yield l["kernel"], l["kernel"], l["metrics"], "grid %s block %s" % (l["grid"], l["block"])
+            return
+        for name, argv in launches(os.path.join(HERE, "hopper.list")):
+            kernel = argv[argv.index("--kernel") + 1]
+            cmd = [a.coalsim, "--json", os.path.join(HERE, "hopper.ptx")] + argv
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            what = " ".join(shlex.quote(x) for x in argv)
+            if r.returncode != 0:
+                yield name, kernel, None, r.stderr.strip()
+            else:
+                yield name, kernel, json.loads(r.stdout)["metrics"], what
+
+    for name, kernel, mine, what in runs():
+        if mine is None:
+            print("%s: coalsim failed: %s" % (name, what))
             off.append(name)
             continue
-        mine = json.loads(r.stdout)["metrics"]
         theirs = gpu.get(kernel, {})
-        print("%s (%s)" % (name, " ".join(shlex.quote(x) for x in argv)))
+        print("%s (%s)" % (name, what))
         for metric in sorted(mine):
             if metric not in theirs or metric == "gpu__time_duration.sum":
                 continue

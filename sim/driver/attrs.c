@@ -49,9 +49,10 @@ CUresult drv_device_attribute(const driver *d, int attr, int *v)
     case 99: *v = 1; break;                   /* host register */
     case 106: *v = 32; break;                 /* blocks a SM */
     case 111: *v = 1024; break;               /* shared memory the system keeps a block */
+    case 120: *v = 1; break;                  /* cluster launch */
     default:
-        /* features coalsim's driver does not give (managed and pooled
-         * memory, clusters, IPC, textures, ...) read as absent */
+        /* features coalsim's driver does not give (pooled memory, IPC,
+         * textures, ...) read as absent */
         *v = 0;
         break;
     }

@@ -149,6 +149,8 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     for (int k = 0; k < 3; k++) d->inst_mma[k] += s->inst_mma[k];
     d->inst_gmma += s->inst_gmma;
     d->gmma_smem_bytes += s->gmma_smem_bytes;
+    d->bulk_bytes_multicast += s->bulk_bytes_multicast;
+    for (int k = 0; k < 3; k++) d->dshared_requests[k] += s->dshared_requests[k], d->dshared_sectors[k] += s->dshared_sectors[k];
     d->bulk_copies += s->bulk_copies, d->bulk_bytes_in += s->bulk_bytes_in, d->bulk_bytes_out += s->bulk_bytes_out;
     for (int p = 0; p < COALSIM_PIPES; p++) d->pipe_inst[p] += s->pipe_inst[p];
     d->path_cycles += s->path_cycles;

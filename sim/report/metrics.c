@@ -122,12 +122,27 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
         put(&l, "sm__sass_data_bytes_mem_shared_op_gmma.sum", e->gmma_smem_bytes);
         put(&l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", e->gmma_smem_bytes / 128);
     }
+    if (e && (e->dshared_requests[0] || e->dshared_requests[1] || e->dshared_requests[2])) {
+        /* another CTA's shared memory (clusters): LSU requests of their own */
+        static const char *const req[3] = {"l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum",
+                                           "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum",
+                                           "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum"};
+        static const char *const sec[3] = {"l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum",
+                                           "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st.sum",
+                                           "l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum"};
+        for (int k = 0; k < 3; k++) {
+            put(&l, req[k], e->dshared_requests[k]);
+            put(&l, sec[k], e->dshared_sectors[k]);
+        }
+    }
     if (e && (e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_LD] || e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_ST])) {
         /* TMA: tensor copies and cp.async.bulk both */
         put(&l, "smsp__inst_executed_op_tma_ld.sum", e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_LD]);
         put(&l, "smsp__inst_executed_op_tma_st.sum", e->inst_mem[COALSIM_GLOBAL][COALSIM_BULK_ST]);
         put(&l, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", e->bulk_bytes_in);
         put(&l, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", (e->bulk_bytes_in + 31) / 32);
+        if (e->bulk_bytes_multicast)
+            put(&l, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum", e->bulk_bytes_multicast);
         put(&l, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", e->bulk_bytes_out);
         put(&l, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", e->bulk_bytes_out / 32);
     }

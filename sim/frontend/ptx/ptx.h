@@ -440,6 +440,7 @@ typedef struct pctx {
     int explicit_cluster;
     pcta cta[PTX_MAX_CLUSTER];
     uint64_t cl_phase, cl_count;   /* barrier.cluster: its phase, the threads arrived in it */
+    uint32_t remote_lanes;         /* the lanes of the access being made that reach another CTA */
     uint64_t cluster_id;
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */

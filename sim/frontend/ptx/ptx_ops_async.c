@@ -340,7 +340,8 @@ HANDLER(bulk_copy)
         }
         x->exec.bulk_copies++;
         if (store) x->exec.bulk_bytes_out += n ? ((gl + n + 31) / 32 - gl / 32) * 32 : 0;
-        else x->exec.bulk_bytes_in += n;
+        else x->exec.bulk_bytes_in += n * nd;          /* each receiving CTA counts it (ncu, H100) */
+        if (in->nvec) x->exec.bulk_bytes_multicast += n * nd;
     }
     return bulk_flush(x, w, in, &q);
 }
@@ -473,7 +474,9 @@ HANDLER(tensor_copy)
         }
         x->exec.bulk_copies++;
         if (store) x->exec.bulk_bytes_out += written;
-        else x->exec.bulk_bytes_in += bytes;     /* the whole box, its zero-filled part too (ncu, H100) */
+        else x->exec.bulk_bytes_in += bytes * nd;     /* the whole box, its zero-filled part too, in each CTA that
+                                                         receives it (ncu, H100: gpu/results/h100/{hopper,cluster}) */
+        if (in->nvec) x->exec.bulk_bytes_multicast += bytes * nd;
     }
     return bulk_flush(x, w, in, &q);
 }
@@ -697,6 +700,26 @@ HANDLER(mapa)
     return 0;
 }
 
+/* getctarank{.shared::cluster}.u32 d, a: the rank of the CTA whose shared
+ * memory A is in (generic without .shared::cluster) */
+HANDLER(getctarank)
+{
+    uint64_t *D = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t a = A[l];
+        if (in->space == SP_GENERIC) {
+            if (a - GEN_SHARED >= GEN_WINDOW)
+                return ptx_fail(x, in, "getctarank of 0x%llx, which is not a shared-memory address (lane %d, warp %u)",
+                                (unsigned long long)a, l, w->index);
+            a -= GEN_SHARED;
+        }
+        D[l] = a >> CL_SHIFT ? (a >> CL_SHIFT) - 1 : x->cur;
+    }
+    return 0;
+}
+
 /* barrier.cluster: a phase completes when every thread of the cluster that
  * has not exited has arrived */
 static void cluster_settle(pctx *x)
@@ -746,6 +769,16 @@ DECODE(dec_mapa)
     return 0;
 }
 
+DECODE(dec_getctarank)
+{
+    in->kind = K_OP;
+    in->space = (uint8_t)(ptx_has_mod(ri, "shared::cluster") ? SP_SHARED : SP_GENERIC);
+    if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands (d, a)");
+    if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U64, &in->a, err, cap)) return -1;
+    in->fn = getctarank;
+    return 0;
+}
+
 DECODE(dec_barrier)
 {
     (void)p, (void)f, (void)err, (void)cap;
@@ -773,6 +806,7 @@ DECODE(dec_setmaxnreg)
 }
 
 const pop_entry ptx_ops_async[] = {
-    {"mbarrier", dec_mbarrier}, {"setmaxnreg", dec_setmaxnreg}, {"mapa", dec_mapa}, {"barrier", dec_barrier},
+    {"mbarrier", dec_mbarrier}, {"setmaxnreg", dec_setmaxnreg}, {"mapa", dec_mapa}, {"getctarank", dec_getctarank},
+    {"barrier", dec_barrier},
     {NULL, NULL},
 };

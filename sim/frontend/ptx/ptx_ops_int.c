@@ -422,6 +422,16 @@ HANDLER(mov_pred_imm)
     PRED(w, in->d) = (PRED(w, in->d) & ~m) | (a & m);
     return 0;
 }
+/* mov.pred d, %is_explicit_cluster: a predicate special register, held as a value */
+HANDLER(mov_pred_val)
+{
+    UNUSED;
+    const uint64_t *A = SLOT(w, in->a);
+    uint32_t a = 0;
+    LANES(m, a |= (uint32_t)(A[l] != 0) << l);
+    PRED(w, in->d) = (PRED(w, in->d) & ~m) | (a & m);
+    return 0;
+}
 HANDLER(pred_logic)
 {
     UNUSED;
@@ -887,6 +897,12 @@ DECODE(dec_mov)
             if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap)) return -1;
             in->sub = ri->ops[1].imm != 0; /* nvcc writes true as -1 */
             in->fn = mov_pred_imm;
+            return 0;
+        }
+        if (ri->ops[1].kind == RO_REG && ri->ops[1].name && !strcmp(ri->ops[1].name, "%is_explicit_cluster")) {
+            if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U32, &in->a, err, cap))
+                return -1;
+            in->fn = mov_pred_val;
             return 0;
         }
         if (ptx_dec_pred(f, ri, 0, &in->d, NULL, err, cap) || ptx_dec_pred(f, ri, 1, &in->a, &na, err, cap)) return -1;

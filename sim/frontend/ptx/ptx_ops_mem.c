@@ -21,6 +21,7 @@ typedef struct {
     unsigned char *p;
     uint64_t report;
     int space;                 /* coalsim space, or -1 for param */
+    int remote;                /* shared memory of another CTA of the cluster */
 } place;
 
 /* Resolve lane L's address A of SIZE bytes in space SP.  0, or -1 with the
@@ -71,6 +72,7 @@ static int locate(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, unsign
                                 "(lane %d, warp %u)", (unsigned long long)a, (unsigned long long)r, x->ncta, l, w->index);
             base = x->cta[r].smem;
             off = CL_OFFSET(a);
+            pl->remote = r != x->cur;
         }
         if (off >= x->smem_bytes || x->smem_bytes - off < size)
             return ptx_fail(x, in, "shared address 0x%llx is beyond the block's %llu bytes of shared memory (lane %d, warp %u)",
@@ -178,6 +180,7 @@ static int gather(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned size,
         return 0;
     }
     int first = -2;
+    x->remote_lanes = 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         place pl = {0};
@@ -185,6 +188,7 @@ static int gather(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned size,
         p[l] = pl.p;
         r->addr[l] = pl.report;
         sp[l] = pl.space;
+        x->remote_lanes |= (uint32_t)pl.remote << l;
         if (first == -2) first = pl.space;
         else if (pl.space != first) *mixed = 1;
     }
@@ -199,6 +203,32 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
                 int mixed, const int *sp)
 {
     if (mixed < 0) return 0;
+    if (x->remote_lanes) {
+        /* another CTA's shared memory (distributed shared memory): not the
+         * LSU's shared pipe but requests of their own, with sectors as
+         * global memory's (ncu on the H100: l1tex__t_*_pipe_lsu_mem_dshared_op_*,
+         * gpu/results/h100/cluster) */
+        uint32_t rl = x->remote_lanes & m;
+        unsigned k = op == COALSIM_LD ? 0 : op == COALSIM_ST ? 1 : 2;
+        uint64_t sec[64];
+        unsigned ns = 0;
+        for (uint32_t mm = rl; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            for (uint64_t a = r->addr[l] / 32; a <= (r->addr[l] + size - 1) / 32; a++) {
+                unsigned i = 0;
+                while (i < ns && sec[i] != a) i++;
+                if (i == ns && ns < 64) sec[ns++] = a;
+            }
+        }
+        x->exec.dshared_requests[k]++;
+        x->exec.dshared_sectors[k] += ns;
+        m &= ~rl;
+        x->remote_lanes = 0;
+        if (!m) return 0;
+        if (mixed) {
+            for (uint32_t mm = rl; mm; mm &= mm - 1) ((int *)sp)[__builtin_ctz(mm)] = -1;
+        }
+    }
     r->op = op;
     r->size = size;
     r->block = x->block_id;
@@ -570,6 +600,15 @@ static void counted(pinst *in, coalsim_op op)
     if (in->space == SP_LOCAL && op > COALSIM_ST) in->cs_space = -1;
 }
 
+/* ptxas makes an access to .shared::cluster a generic one (LD.E, ST.E,
+ * ATOM.E: gpu/results/h100/cluster's SASS), which ncu counts in neither
+ * op_shared_* nor op_global_* */
+static void cluster_counted(const raw_inst *ri, pinst *in)
+{
+    for (unsigned k = 0; k < ri->nmods; k++)
+        if (!strcmp(ri->mods[k], "shared::cluster")) in->cs_space = -1;
+}
+
 /* The data operand (register or {vector}) at K into in->v[] */
 static int data_operand(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst *in, int is_dst, char *err,
                         size_t cap)
@@ -606,6 +645,7 @@ DECODE(dec_ld)
     in->kind = sp == SP_PARAM ? K_OP : K_MEM;
     counted(in, COALSIM_LD);
     if (sp == SP_CONST) in->cs_space = -1;     /* not an LSU instruction */
+    cluster_counted(ri, in);
     if (data_operand(p, f, ri, 0, in, 1, err, cap) || ptx_dec_addr(p, f, ri, 1, in, err, cap)) return -1;
     in->fn = ld;
     return 0;
@@ -625,6 +665,7 @@ DECODE(dec_st)
     in->space = (uint8_t)sp;
     in->kind = sp == SP_PARAM ? K_OP : K_MEM;
     counted(in, COALSIM_ST);
+    cluster_counted(ri, in);
     if (ptx_dec_addr(p, f, ri, 0, in, err, cap) || data_operand(p, f, ri, 1, in, 0, err, cap)) return -1;
     in->fn = st;
     return 0;
@@ -645,6 +686,7 @@ DECODE(dec_atom)
     in->sub = (uint8_t)op;
     in->space = (uint8_t)(sp < 0 ? SP_GLOBAL : sp);
     counted(in, red ? COALSIM_RED : COALSIM_ATOM);
+    cluster_counted(ri, in);
     unsigned want = (red ? 2u : 3u) + (op == A_CAS);
     if (ri->nops != want) return ptx_dec_fail(p, ri, err, cap, "needs %u operands", want);
     unsigned k = 0;
