@@ -174,6 +174,13 @@ assert run["metrics"] == one["metrics"], (run["metrics"], one["metrics"])
 assert run["metrics"]["sm__inst_executed_pipe_tensor_op_gmma.sum"] > 0
 PY
 else bad "nvcc could not build gpu/hopper/hopper.cu"; cat "$tmp/hopper.log"; fi
+# clusters: __cluster_dims__ and cudaLaunchKernelEx's attribute, distributed shared
+# memory, remote mbarrier arrivals, TMA multicast (gpu/hopper/cluster.cu)
+if "$nvcc" -arch=sm_90a -lineinfo -o "$tmp/cluster" gpu/hopper/cluster.cu >"$tmp/cluster.log" 2>&1; then
+    "$coalsim" run --log-file "$tmp/cluster.txt" "$tmp/cluster" --once >"$tmp/out" 2>"$tmp/err"
+    [ $? = 0 ] && grep -q "^6 passed, 0 failed" "$tmp/out" && [ "$(grep -c '^== launch' "$tmp/cluster.txt")" = 6 ] && ok ||
+        { bad "cluster.cu's own checks under coalsim run"; cat "$tmp/out" "$tmp/err"; }
+else bad "nvcc could not build gpu/hopper/cluster.cu"; cat "$tmp/cluster.log"; fi
 
 echo "runcheck: $pass passed, $fail failed"
 [ "$fail" = 0 ]
