@@ -516,6 +516,10 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
                            const coalsim_hier_counts *d)
 {
     unsigned sm = (unsigned)(r->block % t->sms);
+    /* a bulk copy (TMA) is the Tensor Memory Accelerator's: neither the L1
+     * data pipe's work nor a warp's load on its path; its sectors are the
+     * L2's and DRAM's (the hierarchy counted them) */
+    if (r->op == COALSIM_BULK_LD || r->op == COALSIM_BULK_ST) return 0;
     t->l1_ns[sm] += l1_cost(t, r, res, d);
     data_cycles(t, r, res, d, &t->data_cyc[(size_t)sm * 3]);
     if (coalsim_space_has_sectors(r->space)) t->l1_lines[sm] += res->lines;

@@ -441,6 +441,13 @@ typedef struct pctx {
     pcta cta[PTX_MAX_CLUSTER];
     uint64_t cl_phase, cl_count;   /* barrier.cluster: its phase, the threads arrived in it */
     uint32_t remote_lanes;         /* the lanes of the access being made that reach another CTA */
+    /* the scoreboard and the mbarriers: when the instruction being run
+     * issues (sb_now), when each mbarrier's last arrival or copy is in
+     * (sb_mbar, by CTA rank << 32 | shared offset; cleared each block), and
+     * when the wait being run may issue (sb_wait_until) */
+    uint64_t sb_now, sb_wait_until;
+    struct { uint64_t key, ready; } sb_mbar[64];
+    unsigned sb_nmbar;
     uint64_t cluster_id;
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */
@@ -490,6 +497,9 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
  * arrival joins the open group, a commit closes it, a wait moves *T to when
  * the groups it waits for have arrived. */
 void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t);
+/* The scoreboard time a global load issued now would arrive (a TMA copy's
+ * bytes on its mbarrier), or 0 without a scoreboard. */
+uint64_t ptx_sched_load_ready(const pctx *x);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
 void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);

@@ -473,6 +473,14 @@ static int run_warp(pctx *x, pwarp *w)
                 /* the instructions after a wait issue after it (DEPBAR stalls the warp) */
                 if ((in->sb_flags & SB_ASYNC_WAIT) && t > w->sb_t) w->sb_t = t;
             }
+            if (in->kind == K_WAIT && x->sb_wait_until > t) {
+                /* an mbarrier's phase completes when its last arrival and copy are in; the warp and what
+                 * follows issue after that */
+                t = x->sb_wait_until;
+                if (t > w->sb_t) w->sb_t = t;
+            }
+            x->sb_wait_until = 0;
+            x->sb_now = t;
             unsigned c = in->sb_cls;
             w->sb_t += x->sb_issue[c];
             if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
@@ -652,6 +660,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     unsigned nwarps = wpb * x->ncta;
     place_ctas(x, b);
     x->cl_phase = x->cl_count = 0;
+    x->sb_nmbar = 0;
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return ptx_fail(x, NULL, "out of memory");

@@ -86,6 +86,37 @@ static int mb_made(pctx *x, const pwarp *w, const pinst *in, const mbar *b, uint
                     (unsigned long long)rep, l, w->index);
 }
 
+/* ---- the mbarriers in the time model ---- */
+
+static uint64_t mb_key(const pctx *x, uint64_t a)
+{
+    uint64_t r = a >> CL_SHIFT ? (a >> CL_SHIFT) - 1 : x->cur;
+    return r << 32 | CL_OFFSET(a);
+}
+
+/* The mbarrier at shared address A has something in at scoreboard time T. */
+static void sb_mark(pctx *x, uint64_t a, uint64_t t)
+{
+    if (!x->sb_on) return;
+    uint64_t key = mb_key(x, a);
+    unsigned i = 0;
+    while (i < x->sb_nmbar && x->sb_mbar[i].key != key) i++;
+    if (i == x->sb_nmbar) {
+        if (x->sb_nmbar == sizeof x->sb_mbar / sizeof x->sb_mbar[0]) return;    /* more barriers than kept: untimed */
+        x->sb_mbar[x->sb_nmbar].key = key;
+        x->sb_mbar[x->sb_nmbar++].ready = 0;
+    }
+    if (t > x->sb_mbar[i].ready) x->sb_mbar[i].ready = t;
+}
+
+static uint64_t sb_ready(const pctx *x, uint64_t a)
+{
+    uint64_t key = mb_key(x, a);
+    for (unsigned i = 0; i < x->sb_nmbar; i++)
+        if (x->sb_mbar[i].key == key) return x->sb_mbar[i].ready;
+    return 0;
+}
+
 /* Complete BYTES of the transaction count of the mbarrier at shared address A. */
 static int mb_complete_tx(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, int l, uint64_t bytes)
 {
@@ -94,6 +125,7 @@ static int mb_complete_tx(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a
     if (mb_at(x, w, in, sp, a, l, &p, &rep) != 0) return -1;
     mbar b = mb_get(p);
     if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
+    sb_mark(x, a, ptx_sched_load_ready(x));     /* the bytes arrive a global load's latency after the copy issues */
     b.tx -= (int64_t)bytes;
     if (b.tx < -MB_MAX_TX)
         return ptx_fail(x, in, "the mbarrier at shared 0x%llx has more bytes completed than it can count (lane %d, warp %u)",
@@ -150,6 +182,7 @@ HANDLER(mbarrier)
         }
         if (in->sub == MB_ARRIVE) {
             unsigned n = (in->sub2 & MBF_EXPECT) ? 1 : (unsigned)v;
+            sb_mark(x, ptx_lane_addr(w, in, l, 0), x->sb_now);
             if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase;       /* the state: the phase it arrived in */
             if (n > b.pending)
                 return ptx_fail(x, in, "%u arrivals on the mbarrier at shared 0x%llx, which waits for %u more in this "
@@ -182,6 +215,11 @@ HANDLER(mbarrier_wait)
     }
     if (in->sub == MB_TRY_WAIT && done != m) return 1;
     PRED(w, in->d) = (PRED(w, in->d) & ~m) | done;
+    if (in->sub == MB_TRY_WAIT && x->sb_on)
+        for (uint32_t mm = m; mm; mm &= mm - 1) {
+            uint64_t r = sb_ready(x, ptx_lane_addr(w, in, __builtin_ctz(mm), 0));
+            if (r > x->sb_wait_until) x->sb_wait_until = r;
+        }
     return 0;
 }
 

@@ -132,6 +132,16 @@ HANDLER(wgmma)
         }
     }
     x->exec.inst_gmma++;
+    if (x->sb_on) {
+        /* the tensor pipe: a warp's wgmma keeps its sub-partition's pipe
+         * busy N/2 cycles, whatever the type (ncu on the H100:
+         * sm__pipe_tensor_op_hmma_type_hmma_hgmma_qgmma_cycles_active, 32
+         * for each m64n64 of every type, gpu/results/h100/hopper), N/8 of
+         * the SM's cycles, as many HMMA.16816 as the profile's pipe_tensor
+         * issues in them; the decoder's class counted one */
+        double hmma = n / 8.0 * x->sb_pipe_rate[COALSIM_PIPE_TENSOR];
+        if (hmma > 1) x->exec.pipe_inst[COALSIM_PIPE_TENSOR] += hmma - 1;
+    }
     /* a warpgroup reads its A (unless in registers) and B once: a quarter a warp (ncu, H100) */
     x->exec.gmma_smem_bytes += ((in->sub2 & WG_REG_A) ? 0 : 64u * k * eb / 4) + n * k * eb / 4;
     return 0;

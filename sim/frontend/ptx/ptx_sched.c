@@ -759,6 +759,11 @@ void ptx_sched_block_end(pctx *x, unsigned nwarps)
     x->exec.path_blocks++;
 }
 
+uint64_t ptx_sched_load_ready(const pctx *x)
+{
+    return x->sb_on ? x->sb_now + x->sb_lat[SC_LD_GLOBAL] : 0;
+}
+
 void ptx_sched_finish(pctx *x)
 {
     for (int c = 0; c < SC_COUNT; c++) {
