@@ -205,6 +205,47 @@ START_TEST(test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_pro
 }
 END_TEST
 
+/* an fp8 byte's value */
+static double fp8_value(uint8_t v, int e5m2)
+{
+    if (e5m2) return half_value((uint16_t)(v << 8));
+    unsigned e = v >> 3 & 15, f = v & 7;
+    double m = e ? ldexp(1.0 + f / 8.0, (int)e - 7) : ldexp(f / 8.0, -6);
+    return v >> 7 ? -m : m;
+}
+
+START_TEST(test_wgmma_reads_a_and_b_each_as_its_own_fp8_type)
+{
+    /* hopper.ptx's e4m3 GEMM with B made e5m2 (wgmma's mixed fp8 form) */
+    FILE *fp = fopen(HOPPER_PTX, "rb");
+    ck_assert_ptr_nonnull(fp);
+    char *t = malloc(1 << 20);
+    size_t n = fread(t, 1, (1 << 20) - 1, fp);
+    fclose(fp);
+    t[n] = '\0';
+    for (char *q = t; (q = strstr(q, ".f32.e4m3.e4m3")) != NULL; q += 14) memcpy(q + 10, "e5m2", 4);
+    coalsim_kernel *k = load_text(t, n, "mixed.ptx");
+    free(t);
+    char err[1024];
+    ck_assert_msg(run(k, "wgmma_gemm_e4m3", 4, 4, 128, 0,
+                      "A:64K=randint:1:64@u8:256x256:128x64:128,Bt:64K=randint:2:64@u8:256x256:128x64:128,C:256K,256,256",
+                      err, NULL) == 0, "%s", err);
+    uint8_t *A = malloc(65536), *B = malloc(65536);
+    float *C = malloc(256 * 256 * 4);
+    ck_assert_int_eq(coalsim_kernel_read(k, "A", 0, A, 65536), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "Bt", 0, B, 65536), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "C", 0, C, 256 * 256 * 4), 0);
+    for (unsigned m = 0; m < 256; m += 17)
+        for (unsigned j = 0; j < 256; j += 13) {
+            double r = 0;
+            for (unsigned q = 0; q < 256; q++) r += fp8_value(A[m * 256 + q], 0) * fp8_value(B[j * 256 + q], 1);
+            ck_assert_msg(fabs(r - C[m * 256 + j]) <= 1e-6 * fabs(r) + 1e-30, "C[%u][%u] = %g, not %g", m, j, C[m * 256 + j], r);
+        }
+    free(A), free(B), free(C);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ---- clusters (tests/kernels/cluster.cu) ---- */
 
 #define CLUSTER_PTX "tests/kernels/cluster.ptx"
@@ -388,6 +429,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
+    tcase_add_test(core, test_wgmma_reads_a_and_b_each_as_its_own_fp8_type);
     tcase_add_test(core, test_cluster_special_registers_follow_clusters_tiling_the_grid);
     tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);

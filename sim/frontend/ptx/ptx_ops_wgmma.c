@@ -61,7 +61,7 @@ static int desc_of(pctx *x, const pinst *in, const pwarp *w, uint32_t s, uint64_
 HANDLER(wgmma)
 {
     if (ptx_whole_warp(x, w, in, m, "wgmma") != 0) return -1;
-    gmma_type t = (gmma_type)in->sub;
+    gmma_type t = (gmma_type)in->sub, tb = (gmma_type)in->type2;   /* A's and B's (s8 x u8, e4m3 x e5m2 mix) */
     gmma_acc acc = (gmma_acc)in->type;
     unsigned n = (unsigned)in->imm, k = gmma_k(t), eb = gmma_type_bytes(t), rank = w->index % 4;
     unsigned nd = acc == GMMA_ACC_F16 ? n / 4 : n / 2;
@@ -101,7 +101,7 @@ HANDLER(wgmma)
         for (unsigned j = 0; j < n; j++) {
             uint32_t v;
             if (smem_elem(x, in, w, gmma_elem_addr(db, (in->sub2 & WG_TRANS_B) != 0, eb, j, c), eb, &v)) return -1;
-            B[c * n + j] = sb * gmma_value(t, v);
+            B[c * n + j] = sb * gmma_value(tb, v);
         }
     /* D's registers to and from [row][column] */
     for (int lane = 0; lane < 32; lane++) {
@@ -193,8 +193,7 @@ DECODE(dec_wgmma)
     int integer = ta == GMMA_S8 || ta == GMMA_U8;
     int fp8 = ta == GMMA_E4M3 || ta == GMMA_E5M2;
     if (ta < 0 || tb < 0 || (ta != tb && !(integer && (tb == GMMA_S8 || tb == GMMA_U8)) && !(fp8 && (tb == GMMA_E4M3 || tb == GMMA_E5M2))))
-        return 0;                            /* unsupported types (b1, mixed): an error naming it if it runs */
-    if (ta != tb) return 0;                  /* mixed s8/u8, e4m3/e5m2: not yet */
+        return 0;                            /* unsupported types (b1, f16 x bf16): an error naming it if it runs */
     int acc = !strcmp(types[0], "f32") ? GMMA_ACC_F32 : !strcmp(types[0], "f16") ? GMMA_ACC_F16
             : !strcmp(types[0], "s32") ? GMMA_ACC_S32 : -1;
     if (acc < 0 || (integer != (acc == GMMA_ACC_S32)) || (acc == GMMA_ACC_F16 && (ta == GMMA_BF16 || ta == GMMA_TF32)))
@@ -202,6 +201,7 @@ DECODE(dec_wgmma)
     if (!n || n % 8 || n > 256 || kk != gmma_k((gmma_type)ta) || (integer && n > 32 && n % 16))
         return ptx_dec_fail(p, ri, err, cap, "wgmma shape m64n%uk%u is not one for .%s", n, kk, types[1]);
     in->sub = (uint8_t)ta;
+    in->type2 = (uint8_t)tb;
     in->type = (uint8_t)acc;
     in->imm = n;
     if (ptx_has_mod(ri, "satfinite")) in->sub2 |= WG_SAT;
