@@ -360,6 +360,17 @@ static int parse_inst(parser *ps, sass_func *f, uint64_t addr, char *body)
         char *sp = strchr(p + 1, ' ');
         if (sp && sp[1] && !strchr(p, ',')) *sp = ',';
     }
+    /* Hopper's asynchronous instructions: their operands (gdesc[UR], tensor
+     * maps in uniform registers) and the opaque mbarrier words they write
+     * are not modelled on the SASS path; the PTX path runs them */
+    static const char *const hopper[] = {"HGMMA", "IGMMA", "QGMMA", "BGMMA", "UTMALDG", "UTMASTG", "UTMAREDG",
+                                         "UTMAPF", "UBLKCP", "UBLKRED", "UBLKPF", "SYNCS", "UCGABAR_ARV", "UCGABAR_WAIT",
+                                         "WARPGROUP", "USETMAXREG", "UTMACMDFLUSH"};
+    for (size_t h = 0; h < sizeof hopper / sizeof hopper[0]; h++)
+        if (!strncmp(ri->op, hopper[h], strlen(hopper[h])) &&
+            (ri->op[strlen(hopper[h])] == '\0' || ri->op[strlen(hopper[h])] == '.'))
+            return fail(ps, "%s: Hopper's asynchronous instructions (wgmma, TMA, mbarriers, clusters) run on the PTX "
+                        "path only, not on SASS yet: give the .cu or .ptx without --sass", ri->op);
     /* operands: split on commas outside brackets and bars */
     int depth = 0;
     char *start = p;
