@@ -358,6 +358,75 @@ START_TEST(test_a_cluster_that_does_not_tile_the_grid_is_an_error)
 }
 END_TEST
 
+/* ---- what the public Hopper GEMMs showed (gpu/outside/public_hopper) ---- */
+
+/* warps 0-3 count up, then meet warps 4-7 at barrier 1 (256 threads); warp 8
+ * arrives at barrier 2 (64 threads) without waiting, warp 9 waits there */
+static const char named_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+    "\t.shared .align 4 .b32 flag;\n"
+    "\tld.param.u64 %rd1, [out];\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tshr.u32 %r2, %r1, 5;\n"
+    "\tsetp.lt.u32 %p1, %r2, 4;\n"
+    "\t@!%p1 bra CONSUMER;\n"
+    "\tst.shared.u32 [flag], 7;\n"
+    "\tbar.sync 1, 256;\n"
+    "\tbra.uni DONE;\n"
+    "CONSUMER:\n"
+    "\tsetp.lt.u32 %p2, %r2, 8;\n"
+    "\t@!%p2 bra PAIR;\n"
+    "\tbar.sync 1, 256;\n"
+    "\tld.shared.u32 %r3, [flag];\n"
+    "\tmul.wide.u32 %rd2, %r1, 4;\n"
+    "\tadd.s64 %rd3, %rd1, %rd2;\n"
+    "\tst.global.u32 [%rd3], %r3;\n"
+    "\tbra.uni DONE;\n"
+    "PAIR:\n"
+    "\tsetp.eq.u32 %p3, %r2, 8;\n"
+    "\t@%p3 bar.arrive 2, 64;\n"
+    "\t@!%p3 bar.sync 2, 64;\n"
+    "DONE:\n"
+    "\tret;\n}\n";
+
+START_TEST(test_a_barrier_with_a_thread_count_releases_its_warps_when_that_many_arrive)
+{
+    coalsim_kernel *k = load_text(named_ptx, sizeof named_ptx - 1, "named.ptx");
+    char err[1024];
+    ck_assert_msg(run(k, "k", 1, 1, 320, 0, "out:2K", err, NULL) == 0, "%s", err);
+    unsigned v[256];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, v, sizeof v), 0);
+    for (int t = 128; t < 256; t++) ck_assert_uint_eq(v[t], 7);     /* the consumers saw the producers' store */
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+/* the same label in two inline asm blocks: each block's branch stays in its block */
+static const char scoped_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+    "\tld.param.u64 %rd1, [out];\n"
+    "\tmov.u32 %r1, 0;\n"
+    "\t{\n\tadd.u32 %r1, %r1, 1;\n\tbra.uni DONE;\n\tadd.u32 %r1, %r1, 100;\nDONE:\n\t}\n"
+    "\t{\n\tadd.u32 %r1, %r1, 10;\n\tbra.uni DONE;\n\tadd.u32 %r1, %r1, 1000;\nDONE:\n\t}\n"
+    "\tst.global.u32 [%rd1], %r1;\n"
+    "\tret;\n}\n";
+
+START_TEST(test_a_label_in_an_inline_asm_block_is_that_blocks_own)
+{
+    coalsim_kernel *k = load_text(scoped_ptx, sizeof scoped_ptx - 1, "scoped.ptx");
+    char err[1024];
+    ck_assert_msg(run(k, "k", 1, 1, 32, 0, "out:64", err, NULL) == 0, "%s", err);
+    unsigned v;
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, &v, 4), 0);
+    ck_assert_uint_eq(v, 11);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ---- mistakes ---- */
 
 static const char deadlock_ptx[] =
@@ -430,6 +499,8 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
     tcase_add_test(core, test_wgmma_reads_a_and_b_each_as_its_own_fp8_type);
+    tcase_add_test(core, test_a_barrier_with_a_thread_count_releases_its_warps_when_that_many_arrive);
+    tcase_add_test(core, test_a_label_in_an_inline_asm_block_is_that_blocks_own);
     tcase_add_test(core, test_cluster_special_registers_follow_clusters_tiling_the_grid);
     tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);

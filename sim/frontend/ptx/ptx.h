@@ -415,6 +415,8 @@ typedef struct pwarp {
     async_groups sb_async;     /* cp.async groups (scoreboard times) */
     int async_open;            /* a cp.async ran since the warp's last branch (ptxas's three dummy LDS come before a run) */
     unsigned cta;              /* its CTA's rank in the cluster (0 without clusters) */
+    int bar_counted;           /* W_BAR: at a barrier with a thread count (named: bar.sync id, n), released by its arrivals */
+    int gmma_done;             /* its rows of the wgmma it is at were computed by its warpgroup's last warp */
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
 } pwarp;
 
@@ -440,6 +442,7 @@ typedef struct pctx {
     int explicit_cluster;
     pcta cta[PTX_MAX_CLUSTER];
     uint64_t cl_phase, cl_count;   /* barrier.cluster: its phase, the threads arrived in it */
+    unsigned bar_arrived[PTX_MAX_CLUSTER][16];   /* barriers with a thread count: warps arrived, by CTA and id */
     uint32_t remote_lanes;         /* the lanes of the access being made that reach another CTA */
     /* the scoreboard and the mbarriers: when the instruction being run
      * issues (sb_now), when each mbarrier's last arrival or copy is in

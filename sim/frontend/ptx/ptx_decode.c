@@ -119,6 +119,25 @@ static int bind(dstate *ds, const char *name, int kind, uint32_t val, unsigned d
     return nmap_put(&ds->names, name, kind, val);
 }
 
+/* Bind the labels of the scope that starts at instruction FROM (those of
+ * its nested scopes are bound when those open) at DEPTH. */
+static int bind_labels(dstate *ds, const ptx_func *src, unsigned from, const uint32_t *label_ni, unsigned depth)
+{
+    unsigned nest = 0;
+    for (unsigned i = from; i < src->ninsts; i++) {
+        const raw_inst *ri = &src->insts[i];
+        if (ri->pseudo == RP_OPEN) {
+            nest++;
+        } else if (ri->pseudo == RP_CLOSE) {
+            if (nest == 0) break;
+            nest--;
+        } else if (!ri->pseudo && ri->label && nest == 0 && bind(ds, ri->label, NK_LABEL, label_ni[i], depth) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Leave the scope at DEPTH: its names get back what they shadowed. */
 static int unbind(dstate *ds, unsigned depth)
 {
@@ -666,11 +685,15 @@ static int decode_control(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *i
     }
     if (!strcmp(op, "barrier") && ptx_has_mod(ri, "cluster")) return 1;   /* barrier.cluster: ptx_ops_async.c */
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
-        if (ptx_has_mod(ri, "arrive") || ptx_has_mod(ri, "red"))
-            return ptx_dec_fail(p, ri, err, cap, "bar.arrive and bar.red are not supported");
-        if (ri->nops > 1)
-            return ptx_dec_fail(p, ri, err, cap, "barriers with a thread count (producer/consumer) are not supported");
+        /* bar{.cta}.sync|arrive a{, b}: barrier a (0-15), b threads (all the CTA's without) */
+        if (ptx_has_mod(ri, "red")) return ptx_dec_fail(p, ri, err, cap, "bar.red is not supported");
         in->kind = K_BAR;
+        in->sub = (uint8_t)ptx_has_mod(ri, "arrive");
+        in->a = in->b = UINT32_MAX;
+        if (ri->nops > 2) return ptx_dec_fail(p, ri, err, cap, "a barrier takes an id and a thread count at most");
+        if (ri->nops > 0 && ptx_dec_src(p, f, ri, 0, PT_U32, &in->a, err, cap)) return -1;
+        if (ri->nops > 1 && ptx_dec_src(p, f, ri, 1, PT_U32, &in->b, err, cap)) return -1;
+        if (in->sub && in->b == UINT32_MAX) return ptx_dec_fail(p, ri, err, cap, "bar.arrive needs a thread count");
         return 0;
     }
     if (!strcmp(op, "call")) {
@@ -728,6 +751,7 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     const ptx_func *src = &m->funcs[fi];
     pfunc *f = calloc(1, sizeof *f);
     dstate *ds = calloc(1, sizeof *ds);
+    uint32_t *label_ni = NULL;
     if (!f || !ds) {
         free(f), free(ds);
         snprintf(err, cap, "%s: out of memory", m->name);
@@ -764,16 +788,18 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
         else ds->nregs += n;
     }
     if (nmap_put(&ds->names, "%_sink", NK_REG, ds->nregs++)) goto oom;
-    /* labels: the index of the next instruction */
+    /* labels: the index of the next instruction; bound scope by scope
+     * below (inline asm blocks each have their own: two inlined copies of
+     * one asm block both say "DONE:") */
     uint32_t ni = 0;
+    label_ni = calloc(src->ninsts + 1, sizeof *label_ni);
+    if (!label_ni) goto oom;
     for (unsigned i = 0; i < src->ninsts; i++) {
         if (src->insts[i].pseudo) continue;
-        if (src->insts[i].label) {
-            if (nmap_put(&ds->names, src->insts[i].label, NK_LABEL, ni)) goto oom;
-        } else {
-            ni++;
-        }
+        if (src->insts[i].label) label_ni[i] = ni;
+        else ni++;
     }
+    if (bind_labels(ds, src, 0, label_ni, 0) != 0) goto oom;
     /* the param area: inputs, returns, then the call-site .params; and the .local variables */
     uint32_t top = 0;
     for (unsigned i = 0; i < src->nparams; i++) {
@@ -813,6 +839,7 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
         const raw_inst *ri = &src->insts[i];
         if (ri->pseudo == RP_OPEN) {
             depth++;
+            if (bind_labels(ds, src, i + 1, label_ni, depth) != 0) goto oom;
         } else if (ri->pseudo == RP_CLOSE) {
             if (unbind(ds, depth) != 0) goto oom;
             if (depth) depth--;
@@ -845,6 +872,7 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     memcpy(f->specials, ds->special_of, ds->nspecials);
     f->nslots = f->special_first + f->nspecials;
     f->npreds = ds->npreds ? ds->npreds : 1;
+    for (uint32_t i = 0; i < f->nxslots; i++) retag(f, &f->xslots[i]);     /* constants among them: {0, %r1} */
     for (uint32_t i = 0; i < f->ncode; i++) {
         pinst *in = &f->code[i];
         retag(f, &in->d), retag(f, &in->d2), retag(f, &in->a), retag(f, &in->b), retag(f, &in->c), retag(f, &in->e);
@@ -869,11 +897,13 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     free(ds->decl_name);
     free(ds->undo);
     free(ds);
+    free(label_ni);
     f->dec = NULL;
     return f;
 oom:
     snprintf(err, cap, "%s: out of memory", m->name);
 fail:
+    free(label_ni);
     free(ds->decl_first);
     free(ds->decl_name);
     free(ds->undo);

@@ -547,6 +547,24 @@ static int run_warp(pctx *x, pwarp *w)
         case K_BAR:
             top->pc++;
             if (m) {
+                if (in->b != UINT32_MAX) {
+                    /* a barrier with a thread count: each warp arriving counts 32; the
+                     * last arrival releases the warps waiting at it */
+                    unsigned id = (unsigned)SLOT(w, in->a)[__builtin_ctz(m)], n = (unsigned)SLOT(w, in->b)[__builtin_ctz(m)];
+                    if (id > 15 || n == 0 || n % 32)
+                        return ptx_fail(x, in, "barrier %u with a count of %u threads (ids 0-15, counts multiples of 32)", id, n);
+                    unsigned *arrived = &x->bar_arrived[w->cta][id];
+                    if (32 * ++*arrived >= n) {
+                        *arrived = 0;
+                        unsigned wpb = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+                        pwarp *cw = x->warps + (size_t)w->cta * wpb;
+                        for (unsigned k = 0; k < wpb; k++)
+                            if (cw[k].state == W_BAR && cw[k].bar_counted == (int)id + 1) cw[k].state = W_RUN, cw[k].bar_counted = 0;
+                        break;
+                    }
+                    if (in->sub) break;          /* bar.arrive: on without waiting */
+                    w->bar_counted = (int)id + 1;
+                }
                 w->state = W_BAR;
                 return 0;
             }
@@ -633,7 +651,7 @@ static void open_barriers(pctx *x, unsigned wpb)
     for (unsigned r = 0; r < x->ncta; r++) {
         pwarp *cw = all + (size_t)r * wpb;
         unsigned waiting = 0, live = 0;
-        for (unsigned k = 0; k < wpb; k++) waiting += cw[k].state == W_BAR, live += cw[k].state != W_DONE;
+        for (unsigned k = 0; k < wpb; k++) waiting += cw[k].state == W_BAR && !cw[k].bar_counted, live += cw[k].state != W_DONE;
         if (!live || waiting != live) continue;
         if (x->sb_on) {
             x->warps = cw;           /* the time model sees one block's warps */
@@ -641,7 +659,7 @@ static void open_barriers(pctx *x, unsigned wpb)
             x->warps = all;
         }
         for (unsigned k = 0; k < wpb; k++)
-            if (cw[k].state == W_BAR) cw[k].state = W_RUN;
+            if (cw[k].state == W_BAR && !cw[k].bar_counted) cw[k].state = W_RUN;
     }
 }
 
@@ -661,6 +679,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     place_ctas(x, b);
     x->cl_phase = x->cl_count = 0;
     x->sb_nmbar = 0;
+    memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return ptx_fail(x, NULL, "out of memory");
@@ -687,6 +706,8 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->index = k % wpb;
         w->cta = k / wpb;
         w->cl_arrived = 0;
+        w->bar_counted = 0;
+        w->gmma_done = 0;
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;

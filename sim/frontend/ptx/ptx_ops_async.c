@@ -232,6 +232,10 @@ int ptx_mbarrier_describe(pctx *x, pwarp *w, const pinst *in, char *buf, size_t 
                  (unsigned long long)x->cl_count, (unsigned long long)ptx_cluster_live(x));
         return 0;
     }
+    if (in->fn != mbarrier_wait) {
+        snprintf(buf, cap, "the other warps of its warpgroup at %s", in->text);
+        return 0;
+    }
     uint32_t m = w->frames[w->depth - 1].stack[w->frames[w->depth - 1].sp - 1].mask;
     int l = m ? __builtin_ctz(m) : 0;
     unsigned char *p;
@@ -435,10 +439,14 @@ static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const i
         }
         uint64_t last_piece = UINT64_MAX;
         if (store && in_rows) {
-            /* a stored row moves its box row's whole sectors, clipped columns too (ncu on the H100:
+            /* a stored row moves the whole sectors its columns inside the tensor touch (ncu on the H100:
              * l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st) */
-            uint64_t a = gbase + (uint64_t)coord[0] * eb, e = a + (uint64_t)n[0] * t->estride[0] * eb;
-            *written += ((e + 31) / 32 - a / 32) * 32;
+            int64_t lo = coord[0] > 0 ? coord[0] : 0, hi = coord[0] + (int64_t)n[0] * t->estride[0];
+            if (hi > (int64_t)t->dims[0]) hi = (int64_t)t->dims[0];
+            if (hi > lo) {
+                uint64_t a = gbase + (uint64_t)lo * eb, e = gbase + (uint64_t)hi * eb;
+                *written += ((e + 31) / 32 - a / 32) * 32;
+            }
         }
         for (unsigned j = 0; j < n[0]; j++, off += eb) {
             int64_t c0 = coord[0] + (int64_t)j * t->estride[0];

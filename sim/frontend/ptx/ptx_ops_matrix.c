@@ -222,7 +222,9 @@ int ptx_dec_xslots(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, int
     }
     for (unsigned i = 0; i < cnt; i++) {
         raw_inst tmp = *ri;
-        if (o->kind == RO_VEC) tmp.ops[0] = (raw_operand){.kind = o->vec[i] ? RO_REG : RO_SINK, .name = o->vec[i]};
+        if (o->kind == RO_VEC && o->vec[i] && o->vec[i][0] == '#')      /* a constant member */
+            tmp.ops[0] = (raw_operand){.kind = RO_IMM, .imm = strtoull(o->vec[i] + 1, NULL, 10)};
+        else if (o->kind == RO_VEC) tmp.ops[0] = (raw_operand){.kind = o->vec[i] ? RO_REG : RO_SINK, .name = o->vec[i]};
         else tmp.ops[0] = *o;
         tmp.nops = 1;
         uint32_t s;

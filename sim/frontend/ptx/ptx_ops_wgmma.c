@@ -58,9 +58,9 @@ static int desc_of(pctx *x, const pinst *in, const pwarp *w, uint32_t s, uint64_
 /* wgmma.mma_async.sync.aligned.m64nNkK.DTYPE.ATYPE.BTYPE d, a, b, scale-d, ...:
  * sub: the gmma_type, type: the gmma_acc, imm: N; xslots: D's registers,
  * then A's 4 when in registers; a, b: the descriptors' slots. */
-HANDLER(wgmma)
+/* Warp W's 16 rows of IN's product. */
+static int gmma_warp(pctx *x, pwarp *w, const pinst *in)
 {
-    if (ptx_whole_warp(x, w, in, m, "wgmma") != 0) return -1;
     gmma_type t = (gmma_type)in->sub, tb = (gmma_type)in->type2;   /* A's and B's (s8 x u8, e4m3 x e5m2 mix) */
     gmma_acc acc = (gmma_acc)in->type;
     unsigned n = (unsigned)in->imm, k = gmma_k(t), eb = gmma_type_bytes(t), rank = w->index % 4;
@@ -144,6 +144,38 @@ HANDLER(wgmma)
     }
     /* a warpgroup reads its A (unless in registers) and B once: a quarter a warp (ncu, H100) */
     x->exec.gmma_smem_bytes += ((in->sub2 & WG_REG_A) ? 0 : 64u * k * eb / 4) + n * k * eb / 4;
+    return 0;
+}
+
+/* The warpgroup's four warps meet at a wgmma (.sync.aligned: the
+ * warpgroup issues it together): the first three sleep at it, and the
+ * last to come computes all four's rows at once, from shared memory as it
+ * is then.  (Computing each warp's rows when it alone arrives would let a
+ * warp that runs ahead overwrite a tile with its next TMA copy before its
+ * group's other warps read it; on the GPU the group's warps issue within a
+ * few cycles of each other.)  1: this warp waits; 0: done. */
+HANDLER(wgmma)
+{
+    if (ptx_whole_warp(x, w, in, m, "wgmma") != 0) return -1;
+    if (w->gmma_done) {
+        w->gmma_done = 0;
+        return 0;
+    }
+    unsigned wpb = (x->block[0] * x->block[1] * x->block[2] + 31) / 32, base = w->index / 4 * 4;
+    unsigned nw = wpb - base < 4 ? wpb - base : 4;
+    pwarp *g = x->warps + (size_t)w->cta * wpb + base;
+    for (unsigned k = 0; k < nw; k++) {
+        pwarp *o = &g[k];
+        if (o == w || o->state == W_DONE) continue;
+        const pframe *fr = &o->frames[o->depth - 1];
+        if (o->state != W_WAIT || &fr->fn->code[fr->stack[fr->sp - 1].pc] != in) return 1;
+    }
+    for (unsigned k = 0; k < nw; k++) {
+        pwarp *o = &g[k];
+        if (o->state == W_DONE) continue;
+        if (gmma_warp(x, o, in) != 0) return -1;
+        if (o != w) o->gmma_done = 1;
+    }
     return 0;
 }
 
@@ -254,6 +286,7 @@ DECODE(dec_wgmma)
         if (ta_) in->sub2 |= WG_TRANS_A;
         if (tb_) in->sub2 |= WG_TRANS_B;
     }
+    in->kind = K_WAIT;         /* the warpgroup meets at it */
     in->fn = wgmma;
     return 0;
 }

@@ -426,6 +426,12 @@ static int parse_list(parser *ps, raw_operand *o)
             next(ps);
         } else if (CUR->kind == TK_IDENT) {
             names[n++] = name_tok(ps);
+        } else if (CUR->kind == TK_INT) {
+            /* a constant member ({0, %r1}: a tensor copy's coordinates): "#VALUE" */
+            char b[32];
+            int bl = snprintf(b, sizeof b, "#%llu", (unsigned long long)CUR->ival);
+            names[n++] = arena_str(ps->m, b, (size_t)bl);
+            next(ps);
         } else {
             char b[64];
             return fail(ps, CUR->line, "expected a register in the list, found '%s'", show(CUR, b, sizeof b));
