@@ -599,7 +599,7 @@ static int deadlock(pctx *x, pwarp *warps, unsigned nwarps)
         if (!first && w->state == W_WAIT) {
             first = in;
             if (ptx_mbarrier_describe(x, w, in, what, sizeof what) != 0) return -1;
-            snprintf(others, sizeof others, "warp %u waits for %s", k, what);
+            snprintf(others, sizeof others, "warp %u waits for %.200s", k, what);
             n = strlen(others);
             continue;
         }
