@@ -5,6 +5,8 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+# the device profiles (--profile h100): coalsim finds them at ../share/coalsim beside its bin/
+DATADIR ?= $(PREFIX)/share/coalsim
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CC ?= cc
 BUILD ?= build
@@ -49,7 +51,7 @@ LIB_SRC = $(MODEL_SRC) $(FRONTEND_SRC) $(REPORT_SRC)
 # objects and these, exporting the driver API's cu* names only.
 DRIVER_SRC = $(addprefix sim/driver/,api.c attrs.c exports.c fatbin.c integrity.c procaddr.c state.c tensormap.c)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(BUILD)/pic/%.o)
-CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c run.c)
+CMD_SRC = $(addprefix sim/cli/,main.c input.c output.c parallel.c advise.c convert.c kernelcmd.c progress.c pipeline.c run.c profiles.c)
 TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_smem.c \
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
@@ -271,7 +273,7 @@ $(BUILD)/harness: gpu/harness.cu gpu/kernels.cuh gpu/capture.cuh gpu/cases.cuh g
 # removes exactly those files (and leaves the directories).
 INSTALLED = $(BINDIR)/coalsim $(LIBDIR)/libcoalsim.a $(LIBDIR)/libcoalsim.so.$(VERSION) $(LIBDIR)/$(SONAME) \
             $(LIBDIR)/libcoalsim.so $(INCLUDEDIR)/coalsim.h $(MANDIR)/man1/coalsim.1 $(PKGCONFIGDIR)/coalsim.pc \
-            $(LIBDIR)/coalsim/libcuda.so.1
+            $(LIBDIR)/coalsim/libcuda.so.1 $(DATADIR)/profiles/h100.txt $(DATADIR)/profiles/h200.txt
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(PKGCONFIGDIR)
@@ -284,6 +286,8 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcoalsim.so
 	install -m 644 include/coalsim.h $(DESTDIR)$(INCLUDEDIR)/coalsim.h
 	install -m 644 docs/coalsim.1 $(DESTDIR)$(MANDIR)/man1/coalsim.1
+	install -d $(DESTDIR)$(DATADIR)/profiles
+	install -m 644 gpu/profiles/h100.txt gpu/profiles/h200.txt $(DESTDIR)$(DATADIR)/profiles/
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: coalsim' \
 	    'Description: GPU memory coalescing and shared-memory bank conflicts of warp requests' \
 	    'Version: $(VERSION)' 'Libs: -L$${libdir} -lcoalsim' 'Libs.private: $(ZLIB_LIBS) -lm -pthread' \

@@ -444,6 +444,9 @@ typedef struct coalsim_profile {
     double atomic_sector_ns;                  /* a global atomic's sector, the device's L2 atomic units together: ns */
     double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
     uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
+    /* a profile the user did not name (the default for --hier): its name,
+     * which the time's report then says ("" when the user named it) */
+    char default_name[32];
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */
@@ -526,6 +529,7 @@ typedef struct coalsim_time {
     const char *l2;
     double cold_us;             /* warm: total_us of the launch whose L2 it inherited (the first, cold one); 0 if
                                    that one had no time */
+    char profile[32];           /* the profile's default_name: "" when the user named the profile */
 } coalsim_time;
 
 typedef struct coalsim_timing coalsim_timing;

@@ -21,7 +21,8 @@ major=${version%%.*}
 prefix=$tmp/prefix
 if $make -s install BUILD="$build" PREFIX="$prefix" >"$tmp/log" 2>&1; then ok; else bad "make install"; cat "$tmp/log"; fi
 for f in bin/coalsim lib/libcoalsim.a "lib/libcoalsim.so.$version" "lib/libcoalsim.so.$major" lib/libcoalsim.so \
-         include/coalsim.h share/man/man1/coalsim.1 lib/pkgconfig/coalsim.pc lib/coalsim/libcuda.so.1; do
+         include/coalsim.h share/man/man1/coalsim.1 lib/pkgconfig/coalsim.pc lib/coalsim/libcuda.so.1 \
+         share/coalsim/profiles/h100.txt share/coalsim/profiles/h200.txt; do
     if [ -e "$prefix/$f" ]; then ok; else bad "make install did not put $f"; fi
 done
 [ "$(readlink "$prefix/lib/libcoalsim.so")" = "libcoalsim.so.$major" ] &&
@@ -29,6 +30,11 @@ done
 if LC_ALL=C readelf -d "$prefix/lib/libcoalsim.so.$version" | grep -q "SONAME.*\[libcoalsim.so.$major\]"; then ok
 else bad "soname is not libcoalsim.so.$major"; fi
 if "$prefix/bin/coalsim" --version | grep -qx "coalsim $version"; then ok; else bad "installed coalsim --version"; fi
+# the installed command finds its profiles by name, and --hier takes the H100's unasked
+(cd "$tmp" && "$prefix/bin/coalsim" --hier --profile h200 "$OLDPWD/traces/add.trace" | grep -q "predicted time") && ok ||
+    bad "the installed coalsim --profile h200"
+(cd "$tmp" && "$prefix/bin/coalsim" --hier "$OLDPWD/traces/add.trace" | grep -q "profile h100: the default") && ok ||
+    bad "the installed coalsim --hier's default profile"
 
 # 2. the example, built through pkg-config against the install
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

@@ -16,6 +16,7 @@
 #include "kernelcmd.h"
 #include "output.h"
 #include "parallel.h"
+#include "profiles.h"
 #include "run.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -48,7 +49,7 @@ static const struct option_def {
     {O_HTML, "--html", "FILE", "also write a self-contained HTML report with SVG pictures, the time's terms with --profile (one trace; run: FILE-N for launch N)"},
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
-    {O_PROFILE, "--profile", "FILE", "with --hier, predict the time from a device profile (gpu/profiles/)"},
+    {O_PROFILE, "--profile", "NAME|FILE", "with --hier, the device profile the time is predicted from: h100, h200 or a file (default with --hier: h100)"},
     {O_L2, "--l2", "cold|warm", "kernel with --hier: L2 at its start, cold (default: as ncu times it) or warm (2nd of 2 launches back to back)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
@@ -567,6 +568,18 @@ static int command(int argc, char **argv)
         return usage_error("%s", cf.mlp > 64 ? "--mlp needs 1 to 64" : "--mlp needs --profile");
     }
     if (!cf.mlp) cf.mlp = 16;
+    /* --profile h100|h200|FILE; --hier (the hopper preset's caches) without one: the H100's */
+    char profile_file[4400], tried[4400];
+    int default_profile = 0;
+    if (profile_path && profile_path_of(profile_path, profile_file, sizeof profile_file, tried, sizeof tried) != 0) {
+        fprintf(stderr, "coalsim: --profile %s: %s\n", profile_path, tried);
+        free(files);
+        free(sets), free(defines), free(includes);
+        return EXIT_INPUT;
+    }
+    if (profile_path) profile_path = profile_file;
+    else if (cf.hier && profile_path_of("h100", profile_file, sizeof profile_file, tried, sizeof tried) == 0)
+        profile_path = profile_file, default_profile = 1;
     if (profile_path) {
         char err[400];
         FILE *pf = fopen(profile_path, "r");
@@ -590,6 +603,7 @@ static int command(int argc, char **argv)
             free(sets), free(defines), free(includes);
             return EXIT_INPUT;
         }
+        if (default_profile) snprintf(profile.default_name, sizeof profile.default_name, "h100");
         cf.profile = &profile;
     }
     if (cf.html && nfiles > 1) {

@@ -13,6 +13,7 @@
  * DRAM latency grows with the bandwidth in use (the profile's loaded curve):
  * the latency term is worked out for a ladder of slow-downs at once, and the
  * one consistent with the bandwidth the prediction implies is kept. */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +606,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     if (out->l2_us > bound) bound = out->l2_us, out->bound = "L2";
     if (out->l1_us > bound) bound = out->l1_us, out->bound = "L1";
     out->total_us = p->launch_us + bound;
+    snprintf(out->profile, sizeof out->profile, "%s", p->default_name);
     out->launch_us = p->launch_us;
     out->mlp = t->mlp;
     if (!has_latency(p)) {

@@ -167,6 +167,9 @@ static void time_text(FILE *out, const coalsim_time *tm)
 {
     fprintf(out, "\nPredicted time: %.1f us, %s-bound (launch %.1f us + the largest of the terms below)\n", tm->total_us,
             tm->bound, tm->launch_us);
+    if (tm->profile[0])
+        fprintf(out, "  profile %s: the default for --hier on the hopper preset (--profile h100|h200|FILE names one)\n",
+                tm->profile);
     if (tm->l2 && !strcmp(tm->l2, "warm"))
         fprintf(out, "  L2 warm: the second of two launches back to back, as a cudaEvent loop times it "
                      "(cold, as ncu times it: %.1f us)\n", tm->cold_us);
@@ -241,6 +244,9 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
         fprintf(out, "  predicted time: %.1f us = launch %.1f + the largest of DRAM %.1f, L2 %.1f,\n"
                      "    L1 data pipe %.1f (busiest SM), latency %.1f us (busiest SM): %s-bound\n",
                 tm->total_us, tm->launch_us, tm->dram_us, tm->l2_us, tm->l1_us, tm->latency_us, tm->bound);
+        if (tm->profile[0])
+            fprintf(out, "    profile %s: the default for --hier on the hopper preset (--profile h100|h200|FILE names one)\n",
+                    tm->profile);
         if (tm->latency_modelled)
             fprintf(out, "    latency: %u blocks of %u warps at once a SM, up to %u load%s a round trip, a block's\n"
                          "    slowest warp's round trip x%.2f the mean; DRAM round trips x%.2f their unloaded time at\n"
