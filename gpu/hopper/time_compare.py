@@ -3,7 +3,7 @@
 
 Give the `coalsim run --hier --profile gpu/profiles/h100.txt --json
 --log-file LOG PROGRAM --once` log and the program's check.txt from the H100
-(its `NAME: time T us` lines: cudaEvent medians of back-to-back launches at
+(its `NAME: time T us` lines, or gpu/outside/public_hopper's `kN NAME: time T us`: cudaEvent medians of back-to-back launches at
 the check size), in pairs:
 
     python3 gpu/hopper/time_compare.py LOG1 CHECK1 [LOG2 CHECK2 ...]
@@ -19,7 +19,7 @@ import sys
 def measured(path):
     d = {}
     for line in open(path):
-        m = re.match(r"(\w+): time ([\d.]+) us", line)
+        m = re.match(r"(?:k\w+ )?(\w+): time ([\d.]+) us", line)   # hopper.cu's, and public_hopper's "k2 NAME:"
         if m and m.group(1) not in d:      # the first: the check size
             d[m.group(1)] = float(m.group(2))
     return d
@@ -34,7 +34,7 @@ def main(argv):
     for log, check in zip(argv[0::2], argv[1::2]):
         m = measured(check)
         for l in json.load(open(log))["launches"]:
-            k = l["kernel"]
+            k = l["kernel"].split("<")[0].split("(")[0].split("::")[-1]   # a plain name
             t = l.get("hierarchy", {}).get("time", {}).get("total_us")
             if t is None or k not in m:
                 continue

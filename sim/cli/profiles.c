@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profiles.h"
@@ -14,7 +15,8 @@ int profile_path_of(const char *name, char *path, size_t cap, char *tried, size_
     int plain = *name && strlen(name) < 32;
     for (const char *c = name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-')) plain = 0;
-    if (!plain || access(name, R_OK) == 0) {
+    struct stat st;
+    if (!plain || (stat(name, &st) == 0 && S_ISREG(st.st_mode))) {
         snprintf(path, cap, "%s", name);     /* a file */
         return 0;
     }
