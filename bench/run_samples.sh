@@ -5,7 +5,12 @@
 # check passed, the launches reported, the seconds it took, what coalsim said.
 # The samples' code is not in this repository: give a checkout of
 # https://github.com/NVIDIA/cuda-samples (the results in
-# bench/results/run_samples.txt are from commit c94ff36).
+# bench/results/run_samples.txt are from its commit c94ff366aed1, built by
+# nvcc 13.0 for its default target, sm_75 code with compute_75 PTX; the PTX
+# is what coalsim runs).
+# The table starts with '#' lines naming the samples' commit (from git, or
+# SAMPLES_COMMIT for a copy that is not a git checkout), coalsim's commit,
+# the date and the machine.
 # usage: bench/run_samples.sh CUDA_SAMPLES_DIR [OUT_DIR]
 set -u
 src=${1:?usage: bench/run_samples.sh CUDA_SAMPLES_DIR [OUT_DIR]}
@@ -13,6 +18,14 @@ out=${2:-/tmp/coalsim-samples}
 coalsim=${COALSIM:-$(cd "$(dirname "$0")/.." && pwd)/build/coalsim}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+echo "# cuda-samples: $( { [ -e "$src/.git" ] && git -C "$src" rev-parse HEAD 2>/dev/null; } || echo "${SAMPLES_COMMIT:-unknown}")"
+echo "# coalsim: $(git -C "$here" rev-parse --short HEAD)$(git -C "$here" diff --quiet HEAD -- sim include || echo ' (with changes)')"
+echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "# machine: $(uname -sm), $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)), no GPU"
+echo "# nvcc: $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), each sample at most ${SAMPLE_SECONDS:-900} s"
+# samples that print what they computed but check nothing themselves
+nocheck="clock simplePrintf"
 # samples whose check needs no input files, no graphics and one GPU
 samples="0_Introduction/vectorAdd 0_Introduction/simpleTemplates 0_Introduction/asyncAPI
 0_Introduction/simpleAtomicIntrinsics 0_Introduction/simpleVoteIntrinsics 0_Introduction/clock
@@ -40,6 +53,7 @@ for s in $samples; do
         check=FAILED
     elif grep -qiE "test passed|result = pass|0 failures|returned ok|^success|^[[:space:]]*ok$|: ok$|results match" \
          "$out/$name.out"; then check=passed
+    elif echo " $nocheck " | grep -q " $name "; then check="no check"
     else check="exit 0"; fi       # a sample whose only verdict is its exit status
     launches=$(grep -c '^== launch' "$out/$name.report" 2>/dev/null)
     said=$(grep '^coalsim:' "$out/$name.err" | head -1 | cut -c1-110)
