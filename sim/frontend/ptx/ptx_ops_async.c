@@ -791,12 +791,11 @@ HANDLER(cluster_arrive)
  * phase its arrive joined completes */
 HANDLER(cluster_wait)
 {
-    (void)m;
+    (void)in, (void)m;
     if (!w->cl_arrived) return 0;
     cluster_settle(x);
     if (x->cl_phase < w->cl_arrived) return 1;
     w->cl_arrived = 0;
-    (void)in;
     return 0;
 }
 
