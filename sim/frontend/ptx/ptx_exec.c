@@ -644,10 +644,12 @@ static void place_ctas(pctx *x, uint64_t c)
     }
 }
 
-/* Open the bar.sync of every CTA all of whose warps left wait at it. */
-static void open_barriers(pctx *x, unsigned wpb)
+/* Open the bar.sync of every CTA all of whose warps left wait at it.
+ * Returns how many warps it let go. */
+static unsigned open_barriers(pctx *x, unsigned wpb)
 {
     pwarp *all = x->warps;
+    unsigned opened = 0;
     for (unsigned r = 0; r < x->ncta; r++) {
         pwarp *cw = all + (size_t)r * wpb;
         unsigned waiting = 0, live = 0;
@@ -659,8 +661,9 @@ static void open_barriers(pctx *x, unsigned wpb)
             x->warps = all;
         }
         for (unsigned k = 0; k < wpb; k++)
-            if (cw[k].state == W_BAR && !cw[k].bar_counted) cw[k].state = W_RUN;
+            if (cw[k].state == W_BAR && !cw[k].bar_counted) cw[k].state = W_RUN, opened++;
     }
+    return opened;
 }
 
 int ptx_run_block(pctx *x, uint64_t b)
@@ -743,25 +746,14 @@ int ptx_run_block(pctx *x, uint64_t b)
             live += warps[k].state != W_DONE;
         }
         if (!live) break;
-        unsigned before = waiting;
-        if (waiting) {
-            open_barriers(x, wpb);
-            waiting = 0;
-            for (unsigned k = 0; k < nwarps; k++) waiting += warps[k].state == W_BAR;
-        }
-        if (asleep) {
-            if (!issued && waiting == before) {
-                if (x->ncta > 1) ptx_select_cta(x, 0);
-                rc = deadlock(x, warps, nwarps);
-                break;
-            }
-            for (unsigned k = 0; k < nwarps; k++)
-                if (warps[k].state == W_WAIT) warps[k].state = W_RUN;
-        } else if (waiting == before && waiting && !issued) {
+        unsigned opened = waiting ? open_barriers(x, wpb) : 0;
+        if ((asleep || waiting) && !issued && !opened) {
             if (x->ncta > 1) ptx_select_cta(x, 0);
             rc = deadlock(x, warps, nwarps);
             break;
         }
+        for (unsigned k = 0; asleep && k < nwarps; k++)
+            if (warps[k].state == W_WAIT) warps[k].state = W_RUN;
     }
     if (rc == 0 && x->sb_on) {
         pwarp *all = x->warps;
