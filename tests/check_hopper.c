@@ -26,15 +26,8 @@ static coalsim_kernel *load_hopper(void) { return load_ptx_file(HOPPER_PTX); }
 static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, uint64_t dyn,
                const char *args, char *err, coalsim_analysis **an)
 {
-    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, 1, 1}, .args = args, .threads = 2,
-                        .dynamic_shared = dyn};
-    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
-    coalsim_analysis_finish(a);
-    if (an) *an = a;
-    else coalsim_analysis_free(a);
-    return rc;
+    return kernel_launch(k, kernel, (coalsim_launch){.grid = {gx, gy, 1}, .block = {bx, 1, 1}, .dynamic_shared = dyn,
+                                                     .args = args}, err, an);
 }
 
 /* C (M x N floats) = A (M x K halves) B, B given as Bt (N x K halves). */
@@ -256,13 +249,8 @@ static coalsim_kernel *load_cluster(void) { return load_ptx_file(CLUSTER_PTX); }
 static int run_cluster(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, unsigned cx,
                        unsigned cy, const char *args, char *err)
 {
-    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, 1, 1}, .cluster = {cx, cy, cx ? 1 : 0},
-                        .args = args, .threads = 2};
-    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
-    coalsim_analysis_free(a);
-    return rc;
+    return kernel_launch(k, kernel, (coalsim_launch){.grid = {gx, gy, 1}, .block = {bx, 1, 1},
+                                                     .cluster = {cx, cy, cx ? 1 : 0}, .args = args}, err, NULL);
 }
 
 START_TEST(test_cluster_special_registers_follow_clusters_tiling_the_grid)
@@ -321,12 +309,9 @@ START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2
 {
     coalsim_kernel *k = load_cluster();
     char err[1024];
-    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
-    coalsim_analysis *an = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = "tma_multicast", .grid = {4, 1, 1}, .block = {128, 1, 1},
-                        .args = "in:16K=iotaf@f32:32x128:32x32,out:32K", .threads = 2};
-    ck_assert_msg(coalsim_kernel_run(k, &l, an, &cfg, err, sizeof err) == 0, "%s", err);
-    coalsim_analysis_finish(an);
+    coalsim_analysis *an;
+    ck_assert_msg(kernel_launch(k, "tma_multicast", (coalsim_launch){.grid = {4, 1, 1}, .block = {128, 1, 1},
+                                .args = "in:16K=iotaf@f32:32x128:32x32,out:32K"}, err, &an) == 0, "%s", err);
     float in[4096], out[8192];
     ck_assert_int_eq(coalsim_kernel_read(k, "in", 0, in, sizeof in), 0);
     ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);

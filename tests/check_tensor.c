@@ -17,14 +17,7 @@ static coalsim_kernel *load_tensor(void) { return load_ptx_file(TENSOR_PTX); }
 static int run(coalsim_kernel *k, const char *kernel, unsigned gx, unsigned gy, unsigned bx, const char *args, char *err,
                coalsim_analysis **an)
 {
-    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = kernel, .grid = {gx, gy, 1}, .block = {bx, 1, 1}, .args = args, .threads = 2};
-    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
-    coalsim_analysis_finish(a);
-    if (an) *an = a;
-    else coalsim_analysis_free(a);
-    return rc;
+    return kernel_launch(k, kernel, (coalsim_launch){.grid = {gx, gy, 1}, .block = {bx, 1, 1}, .args = args}, err, an);
 }
 
 /* C = A B for A row-major M x K and B column-major (N x K), halves in, floats out. */

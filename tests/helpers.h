@@ -79,6 +79,23 @@ static inline coalsim_kernel *load_ptx_file(const char *path)
     return k;
 }
 
+/* Launch KERNEL of K on the hopper preset, on two threads: L's grid,
+ * block, cluster, dynamic shared memory and args (its kernel and threads
+ * are set here).  0, or -1 with the message in ERR (1024 bytes).  *AN (if
+ * given) gets the finished analysis, else it is freed. */
+static inline int kernel_launch(coalsim_kernel *k, const char *kernel, coalsim_launch l, char *err, coalsim_analysis **an)
+{
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    l.kernel = kernel;
+    l.threads = 2;
+    int rc = coalsim_kernel_run(k, &l, a, &cfg, err, 1024);
+    coalsim_analysis_finish(a);
+    if (an) *an = a;
+    else coalsim_analysis_free(a);
+    return rc;
+}
+
 /* Metric NAME of a kernel run's analysis AN, 0 if it has none. */
 static inline uint64_t kernel_metric(const coalsim_analysis *an, const char *name)
 {
