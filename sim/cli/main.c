@@ -194,9 +194,12 @@ static int each_request(void *ctx, const coalsim_request *r, const coalsim_resul
     each_ctx *e = ctx;
     const config *cf = e->cf;
     if (cf->trace_out) {
+        /* cp.async and bulk copies are no trace op (a cp.async's request needs its shared destinations too):
+         * their records are written as comments, which the reader skips */
+        const char *not_op = r->op >= COALSIM_LDGSTS ? "# " : "";
         for (uint32_t m = r->active; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            fprintf(e->out, "%s %s %u %s %llu %llu 0x%llx\n", coalsim_op_name(r->op), coalsim_space_name(r->space),
+            fprintf(e->out, "%s%s %s %u %s %llu %llu 0x%llx\n", not_op, coalsim_op_name(r->op), coalsim_space_name(r->space),
                     r->size, r->label, (unsigned long long)r->block,
                     (unsigned long long)(r->warp * cf->arch.warp_size + l), (unsigned long long)r->addr[l]);
         }
