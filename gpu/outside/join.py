@@ -138,7 +138,9 @@ def write_data(out, dest, only=None):
     rows, problems = read_ncu(os.path.join(out, "ncu.csv"))
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, "counters.txt"), "w") as f:
-        f.write("# Nsight Compute's counters for gpu/outside/launches.list, one launch and metric a line.\n")
+        f.write("# Nsight Compute's counters for %s, one launch and metric a line.\n"
+                % os.path.relpath(os.environ.get("COALSIM_LAUNCHES") or os.path.join(HERE, "launches.list"),
+                                  os.path.dirname(os.path.dirname(HERE))))
         f.write("# produced by: bash gpu/outside/run_outside.sh OUT; python3 gpu/outside/join.py OUT\n")
         for name, _ in launches:
             d = rows.get(name)

@@ -207,7 +207,8 @@ for _ in $(seq 60); do kill -0 $bg 2> /dev/null || break; sleep 1; done
 kill -0 $bg 2> /dev/null && say "disassembly or sm_80 builds still running; packing what there is"
 say "sass files: $(ls "$W/sass" | wc -l), sm_80 cubins: $(ls "$W/sm80" | wc -l)"
 if command -v python3 > /dev/null; then
-    python3 gpu/outside/join.py --summary "$out" > "$out/summary.txt" || say "join.py --summary failed"
+    COALSIM_LAUNCHES=${LIST:-} python3 gpu/outside/join.py --summary "$out" > "$out/summary.txt" ||
+        say "join.py --summary failed"
 else
     echo "no python3 here: make it with python3 gpu/outside/join.py --summary OUT" > "$out/summary.txt"
 fi
