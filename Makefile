@@ -32,7 +32,7 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # The library: the models, the front ends (one file an input kind), the
 # reports (one file a format).  The command: sim/cli/, the only code that
 # prints or exits.  docs/architecture.md draws how data flows between them.
-MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c \
+MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c sample.c \
             analysis.c preset.c)
 FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c) \
                $(addprefix sim/frontend/trace/,trace.c file.c import.c nvbit.c accelsim.c sassop.c binwrite.c textwrite.c) \
@@ -56,7 +56,8 @@ TEST_SRC = tests/check_main.c tests/check_arch.c tests/check_gmem.c tests/check_
            tests/check_trace.c tests/check_stats.c tests/check_probes.c tests/check_seeds.c \
            tests/check_binary.c tests/check_sketch.c tests/check_hier.c tests/check_timing.c tests/check_report.c tests/check_analysis.c tests/check_grid.c tests/check_kernel.c tests/check_sass.c \
            tests/check_import.c tests/check_sketch_oracle.c tests/sketch_oracle.c tests/hier_oracle.c \
-           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c tests/check_matrix.c tests/check_tensor.c tests/check_hopper.c
+           tests/smem_oracle.c tests/trace_oracle.c tests/check_alloc.c tests/check_matrix.c tests/check_tensor.c tests/check_hopper.c \
+           tests/check_sample.c
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(BUILD)/%.o)

@@ -549,6 +549,11 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
  * writes the previous launch's dirty bytes back while it runs, so the
  * instruction-side model (exectime.c) counts them as its DRAM writes. */
 void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes);
+/* A sample of the launch's blocks ran: multiply SM s's load (its L1 data
+ * pipe, its blocks' schedule) by SM_F[s], what it would have run over what
+ * it ran (0 where it ran nothing: it then stays idle, and the others stand
+ * for it), and the launch-wide counts (loads by level, atomics) by F. */
+void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f);
 /* The prediction, given the kernel's hierarchy totals and, for a kernel
  * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
  * -1 if memory runs out. */
@@ -590,6 +595,13 @@ int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigne
 void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *delta);
 /* The hierarchy counts of all accesses together. */
 void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *total);
+/* Multiply every count of ST (its hierarchy counts too) by F, rounded: a
+ * sample's totals made the launch's (coalsim_analysis_extrapolate). */
+void coalsim_stats_scale(coalsim_stats *st, double f);
+void coalsim_hier_counts_scale(coalsim_hier_counts *c, double f);
+/* Add BYTES of DRAM writes to ST's accesses, in proportion to those they
+ * have (none yet: to the sectors their stores wrote). */
+void coalsim_stats_add_writes(coalsim_stats *st, uint64_t bytes);
 size_t coalsim_stats_count(const coalsim_stats *st);
 const coalsim_access *coalsim_stats_get(const coalsim_stats *st, size_t i);
 
@@ -790,6 +802,89 @@ const coalsim_exec *coalsim_analysis_exec(const coalsim_analysis *an);
 const coalsim_time *coalsim_analysis_time(const coalsim_analysis *an);
 const char *coalsim_analysis_error(const coalsim_analysis *an);
 
+/* ---- sampled launches (sample.c) -----------------------------------------
+ *
+ * A large launch can run a sample of its blocks: windows of consecutive
+ * blocks (a wave of them: what the SMs hold at once, so the caches see the
+ * neighbours they would), the first and the last window and others evenly
+ * spread between.  Every count is the sample's times blocks / blocks run;
+ * each figure's error is estimated from how much the windows differ (a
+ * ratio estimator over the windows, 95% two-sided, Student's t).  The first window is a
+ * pilot: under AUTO it tells what a block costs, and so how many blocks the
+ * budget allows. */
+typedef enum { COALSIM_SAMPLE_AUTO = 0, COALSIM_SAMPLE_OFF, COALSIM_SAMPLE_BLOCKS } coalsim_sample_mode;
+
+/* AUTO samples a launch of more than COALSIM_SAMPLE_AUTO_WINDOWS windows
+ * whose whole run would cost more than COALSIM_SAMPLE_BUDGET work units (a
+ * warp instruction of a kernel, a request of a sketch), spending about that
+ * budget. */
+#define COALSIM_SAMPLE_AUTO_WINDOWS 16
+#define COALSIM_SAMPLE_BUDGET 40000000.0
+/* ... and, where the launch's buffers are larger than this, whose blocks
+ * touch no more than about this many bytes (a kernel's memory is made a
+ * 4 KiB page at a time, as blocks touch it; the pilot's blocks tell how
+ * many a block touches) */
+#define COALSIM_SAMPLE_MEMORY (512.0 * 1024 * 1024)
+#define COALSIM_SAMPLE_MIN_WINDOWS 16   /* a sample has this many windows (when the launch has them), shorter
+                                           than a wave if need be: their spread gives the error */
+#define COALSIM_SAMPLE_FEWEST_WINDOWS 4 /* ... or, when its blocks are so costly that 16 windows of the pilot's
+                                           length exceed the budget, at least this many */
+
+typedef struct coalsim_sample_cfg {
+    coalsim_sample_mode mode;    /* AUTO (the zero value), OFF: every block, BLOCKS: about BLOCKS blocks */
+    uint64_t blocks;
+    double budget;               /* AUTO's work units (0: COALSIM_SAMPLE_BUDGET) */
+} coalsim_sample_cfg;
+
+/* The figures whose error a sample states. */
+typedef enum {
+    COALSIM_SF_REQUESTS = 0,     /* warp requests, every space */
+    COALSIM_SF_SECTORS,          /* sectors of global, local and constant requests */
+    COALSIM_SF_WAVEFRONTS,       /* shared wavefronts */
+    COALSIM_SF_INST,             /* warp instructions (a kernel; 0 for a sketch) */
+    COALSIM_SAMPLE_FIGS
+} coalsim_sample_fig;
+
+/* "auto", "off" or N (about N blocks, N >= 1) into C.  0, or -1. */
+int coalsim_sample_parse(const char *s, coalsim_sample_cfg *c);
+
+/* The figure's name in reports: "requests", "sectors", "wavefronts", "instructions". */
+const char *coalsim_sample_fig_name(coalsim_sample_fig f);
+
+typedef struct coalsim_sample {
+    int sampled;                 /* 0: every block ran (the rest is then unused) */
+    uint64_t blocks;             /* the launch's */
+    uint64_t run;                /* the blocks that ran */
+    uint64_t window;             /* consecutive blocks a window (the last one of the launch may be shorter) */
+    uint64_t windows, windows_run;
+    double factor;               /* blocks / run: what every count was multiplied by */
+    double work_per_block;       /* the pilot window's work a block */
+    double estimate[COALSIM_SAMPLE_FIGS];   /* the whole launch's, extrapolated */
+    double error[COALSIM_SAMPLE_FIGS];      /* its 95% interval's half-width over the estimate; 0 where the
+                                               windows agree exactly; -1 where it cannot be estimated */
+} coalsim_sample;
+
+/* The window of a launch of BLOCKS blocks of THREADS threads on SMS SMs (0:
+ * an H100's 132): a wave, as many blocks as the SMs hold by threads (2048 a
+ * SM, 32 blocks at most), not more than BLOCKS. */
+uint64_t coalsim_sample_window(uint64_t blocks, unsigned threads, unsigned sms);
+/* Pick M of NWIN windows (M >= 2): the first, the last, and the others
+ * evenly spread between, into PICK in rising order.  The number picked. */
+size_t coalsim_sample_pick(uint64_t nwin, uint64_t m, uint64_t *pick);
+/* Fill S's estimate and error from the M windows run: FIG[i] the figures of
+ * window i, NBLK[i] its blocks; S's blocks, windows and run set. */
+void coalsim_sample_estimate(coalsim_sample *s, size_t m, const double (*fig)[COALSIM_SAMPLE_FIGS],
+                             const uint64_t *nblk);
+/* Multiply what AN added up from a sample by S's factor: its accesses, its
+ * instruction counts (blocks and warps launched become the launch's), and
+ * its time model's per-SM load, each SM's by what it would have run over
+ * what it ran (BLOCKS, the N blocks run; SMS the time model's SMs).  S is
+ * kept for the report.  Call it after the last request and after
+ * coalsim_analysis_set_exec, before coalsim_analysis_finish.  0, or -1. */
+int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, const uint64_t *blocks, size_t n);
+/* The sample AN's counts were extrapolated from, or NULL (every block ran). */
+const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an);
+
 /* ---- reports (report.c): write to the stream the caller gives ----------- */
 
 typedef enum { COALSIM_TEXT = 0, COALSIM_JSON, COALSIM_CSV } coalsim_format;
@@ -803,6 +898,7 @@ typedef struct coalsim_report_extra {
     const char *requests_json;      /* JSON: the request objects, comma-separated, or NULL */
     const coalsim_exec *exec;       /* what the kernel executed, or NULL (a trace) */
     int source;                     /* text and JSON: the source view (exec's instructions), when there is one */
+    const coalsim_sample *sample;   /* the counts are a sample's, extrapolated (NULL: every block ran) */
 } coalsim_report_extra;
 
 /* Write the report of one trace.  Returns 0, or -1 if writing failed. */
@@ -863,6 +959,7 @@ typedef struct coalsim_launch {
     unsigned threads;          /* worker threads (0: every core) */
     coalsim_progress_fn progress;
     void *progress_ctx;
+    coalsim_sample_cfg sample; /* which blocks run (the zero value: AUTO; see coalsim_sample) */
 } coalsim_launch;
 
 /* Load PTX TEXT of LEN bytes (named NAME in messages).  NULL with "NAME:LINE:
@@ -1050,6 +1147,7 @@ typedef struct coalsim_sketch_opts {
     unsigned threads;              /* coalsim_sketch_analyse: threads running blocks (0, 1: the caller) */
     coalsim_progress_fn progress;  /* or NULL: blocks done, now and then, on the calling thread */
     void *progress_ctx;
+    coalsim_sample_cfg sample;     /* coalsim_sketch_analyse: which blocks run (zero: AUTO) */
 } coalsim_sketch_opts;
 
 /* Run every block of SK, in order, on the calling thread, into SINK.  Each
@@ -1118,16 +1216,17 @@ int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char 
 /* Run the kernel file PATH (any kind coalsim_kernel_open takes; MODULE the
  * .cu/.ptx of a listing or NULL, SASS 1 to run a .cu/.ptx's SASS) into AN:
  * KERNEL its name (NULL: the only one), GRID and BLOCK "X[,Y[,Z]]", ARGS
- * as --args, THREADS workers (0: every core).  0, or -1 with why in err.
- * (open.c) */
+ * as --args, SAMPLE as --sample (NULL: auto), THREADS workers (0: every
+ * core).  0, or -1 with why in err. (open.c) */
 int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
                                 const char *block, const char *args, uint64_t dynamic_shared, const char *module,
-                                int sass, unsigned threads, char *err, size_t cap);
+                                int sass, const char *sample, unsigned threads, char *err, size_t cap);
 /* Run the sketch file PATH (SETS: "name=value" overrides, NULL-terminated,
- * or NULL) into AN on THREADS threads (0: every core): the requests the
- * command's `coalsim FILE.sketch` analyses.  0, or -1 with
- * "PATH:LINE[:COL]: why" in ERR. (sketch.c) */
-int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, unsigned threads,
+ * or NULL) into AN on THREADS threads (0: every core), SAMPLE as --sample
+ * (NULL: auto): the requests the command's `coalsim FILE.sketch` analyses.
+ * 0, or -1 with "PATH:LINE[:COL]: why" in ERR. (sketch.c) */
+int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, const char *sample,
+                                unsigned threads,
                                 char *err, size_t cap);
 /* The configuration AN was made from (its hierarchy, callback), as a
  * front end that runs blocks on threads needs it (coalsim_kernel_run). */

@@ -346,16 +346,7 @@ static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigne
     char err[1024];
     coalsim_kernel *k = coalsim_kernel_load_ptx(text, strlen(text), "sched.ptx", err, sizeof err);
     ck_assert_msg(k != NULL, "%s", err);
-    static coalsim_profile p;           /* static: the analysis keeps pointers to them */
-    static coalsim_hier_cfg h;
-    static coalsim_sm_limits lim;
-    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
-    ck_assert(fp != NULL);
-    ck_assert_int_eq(coalsim_profile_read(fp, "gpu/profiles/h100.txt", &p, err, sizeof err), 0);
-    fclose(fp);
-    ck_assert_int_eq(coalsim_hier_preset("hopper", &h), 0);
-    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &lim), 0);
-    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim, .mlp = 16};
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
     coalsim_analysis *a = coalsim_analysis_new(&cfg);
     ck_assert(a != NULL);
     coalsim_launch l = {.kernel = kernel, .grid = {1, 1, 1}, .block = {block, 1, 1}, .args = args, .threads = 1};
@@ -415,17 +406,8 @@ START_TEST(test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_i
     char err[1024];
     coalsim_kernel *k = coalsim_kernel_load_ptx(warm_copy_ptx, strlen(warm_copy_ptx), "warm.ptx", err, sizeof err);
     ck_assert_msg(k != NULL, "%s", err);
-    static coalsim_profile p;
-    static coalsim_hier_cfg h;
-    static coalsim_sm_limits lim;
-    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
-    ck_assert(fp != NULL);
-    ck_assert_int_eq(coalsim_profile_read(fp, "gpu/profiles/h100.txt", &p, err, sizeof err), 0);
-    fclose(fp);
-    ck_assert_int_eq(coalsim_hier_preset("hopper", &h), 0);
-    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &lim), 0);
-    coalsim_analysis_cfg cold_cfg = {.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim, .mlp = 16,
-                                     .l2 = COALSIM_L2_COLD};
+    coalsim_analysis_cfg cold_cfg = h100_timed_cfg();
+    cold_cfg.l2 = COALSIM_L2_COLD;
     coalsim_analysis_cfg warm_cfg = cold_cfg;
     warm_cfg.l2 = COALSIM_L2_WARM;
     coalsim_launch l = {.kernel = "gcopy", .grid = {2048, 1, 1}, .block = {256, 1, 1},

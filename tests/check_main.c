@@ -27,6 +27,7 @@ int main(void)
     srunner_add_suite(sr, make_matrix_suite());
     srunner_add_suite(sr, make_tensor_suite());
     srunner_add_suite(sr, make_hopper_suite());
+    srunner_add_suite(sr, make_sample_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -32,6 +32,7 @@ Suite *make_sketch_oracle_suite(void);
 Suite *make_matrix_suite(void);
 Suite *make_tensor_suite(void);
 Suite *make_hopper_suite(void);
+Suite *make_sample_suite(void);
 
 /* A request of SIZE-byte lanes whose address is f(lane), all 32 lanes active. */
 #define REQ_FOR(req, op_, space_, size_, expr)                                  \
@@ -77,6 +78,24 @@ static inline coalsim_kernel *load_ptx_file(const char *path)
     free(t);
     ck_assert_msg(k != NULL, "%s", err);
     return k;
+}
+
+/* What --hier --profile gpu/profiles/h100.txt configures on the hopper
+ * preset (the profile, caches and limits are static: an analysis keeps
+ * pointers to them); the test fails if the profile does not read. */
+static inline coalsim_analysis_cfg h100_timed_cfg(void)
+{
+    static coalsim_profile p;
+    static coalsim_hier_cfg h;
+    static coalsim_sm_limits lim;
+    char err[256];
+    FILE *fp = fopen("gpu/profiles/h100.txt", "r");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(coalsim_profile_read(fp, "gpu/profiles/h100.txt", &p, err, sizeof err), 0);
+    fclose(fp);
+    ck_assert_int_eq(coalsim_hier_preset("hopper", &h), 0);
+    ck_assert_int_eq(coalsim_sm_limits_preset("hopper", &lim), 0);
+    return (coalsim_analysis_cfg){.arch = arch_of("hopper"), .hier = &h, .profile = &p, .limits = &lim, .mlp = 16};
 }
 
 /* Launch KERNEL of K on the hopper preset, on two threads: L's grid,

@@ -24,7 +24,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # built for sm_90 with line information, as a user profiling for an H100 would
-for p in multi fault crash nolaunch managed; do
+for p in multi fault crash nolaunch managed wide; do
     if "$nvcc" -arch=sm_90 -lineinfo -o "$tmp/$p" "tests/run/$p.cu" >"$tmp/$p.log" 2>&1; then ok
     else bad "nvcc could not build tests/run/$p.cu"; cat "$tmp/$p.log"; exit 1; fi
 done
@@ -41,6 +41,15 @@ grep -q "^== launch 2: block_sum(float const\*, float\*, int)  grid (16,1,1)  bl
 grep -q "^== launch 3: gather<33>(float\*, float const\*, int)" "$tmp/out" && ok || bad "a template kernel's name"
 [ "$(sed -n '/^PASS/=' "$tmp/out")" -lt "$(sed -n '/^== launch 1/=' "$tmp/out")" ] && ok ||
     bad "the program's output comes before the report"
+
+# --sample: off unless asked (the program reads what its kernels wrote); asked, the report says
+# how many blocks ran and the counts are the launch's
+"$coalsim" run --threads 2 "$tmp/wide" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && ! grep -q "^sampled:" "$tmp/out" && grep -q "ld     4     32768   1048576" "$tmp/out" && ok ||
+    { bad "coalsim run samples nothing unasked"; cat "$tmp/out" "$tmp/err"; }
+"$coalsim" run --threads 2 --sample 512 "$tmp/wide" >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "^sampled: 512 of 4096 blocks ran" "$tmp/out" && grep -q "ld     4     32768   1048576" "$tmp/out" &&
+    ok || { bad "coalsim run --sample 512"; cat "$tmp/out" "$tmp/err"; }
 
 # managed memory: the host and the kernels share it, no copies
 "$coalsim" run "$tmp/managed" >"$tmp/out" 2>"$tmp/err"

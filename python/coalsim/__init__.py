@@ -101,9 +101,11 @@ def _declare(lib):
     lib.coalsim_free.argtypes = [P]
     lib.coalsim_free.restype = None
     lib.coalsim_analysis_run_kernel.argtypes = [P, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
-                                                c.c_uint64, c.c_char_p, c.c_int, c.c_uint, c.c_char_p, c.c_size_t]
+                                                c.c_uint64, c.c_char_p, c.c_int, c.c_char_p, c.c_uint, c.c_char_p,
+                                                c.c_size_t]
     lib.coalsim_analysis_run_kernel.restype = c.c_int
-    lib.coalsim_analysis_run_sketch.argtypes = [P, c.c_char_p, c.POINTER(c.c_char_p), c.c_uint, c.c_char_p, c.c_size_t]
+    lib.coalsim_analysis_run_sketch.argtypes = [P, c.c_char_p, c.POINTER(c.c_char_p), c.c_char_p, c.c_uint, c.c_char_p,
+                                                c.c_size_t]
     lib.coalsim_analysis_run_sketch.restype = c.c_int
     lib.coalsim_arch_names.argtypes = []
     lib.coalsim_arch_names.restype = c.POINTER(c.c_char_p)
@@ -201,14 +203,16 @@ class Analysis:
         return self
 
     def add_kernel(self, path, grid, block, args="", kernel=None, dynamic_shared=0, module=None, sass=False,
-                   threads=0):
+                   threads=0, sample="auto"):
         """Run a kernel into this analysis, no GPU needed: PATH is a .cu
         (compiled with nvcc or clang), a .ptx, a SASS listing (.sass) or a
         cubin; GRID and BLOCK are "X[,Y[,Z]]" strings or sequences of ints;
         (an int is X alone); ARGS is coalsim's --args list (numbers, NAME[:SIZE][=FILL] buffers);
         KERNEL names one kernel of several; MODULE is the .cu/.ptx a listing
-        came from; SASS runs a .cu/.ptx's SASS (needs the CUDA toolkit).
-        Raises Error with coalsim's message (the PTX or listing line, the
+        came from; SASS runs a .cu/.ptx's SASS (needs the CUDA toolkit);
+        SAMPLE is coalsim's --sample ("auto", "off" or a number of blocks:
+        a large launch runs a sample of its blocks, extrapolated, and the
+        report's "sample" says how many and each figure's error).  Raises Error with coalsim's message (the PTX or listing line, the
         block and lane of a bad access)."""
         def dims(d):
             if isinstance(d, str):
@@ -221,23 +225,26 @@ class Analysis:
         rc = self._lib.coalsim_analysis_run_kernel(
             self._handle(), os.fsencode(path), str(kernel).encode() if kernel else None, dims(grid).encode(),
             dims(block).encode(), str(args).encode(), int(dynamic_shared),
-            os.fsencode(module) if module else None, 1 if sass else 0, int(threads), err, 4 * _ERRLEN)
+            os.fsencode(module) if module else None, 1 if sass else 0, str(sample).encode(), int(threads), err,
+            4 * _ERRLEN)
         if rc:
             raise Error(_text(err.value))
         return self
 
-    def add_sketch(self, path, sets=None, threads=0):
+    def add_sketch(self, path, sets=None, threads=0, sample="auto"):
         """Run the kernel sketch PATH (a .sketch file, docs/sketch-format.md)
         into this analysis: the requests `coalsim FILE.sketch` analyses.
         SETS overrides its params, a dict {"N": 8192} or "name=value"
         strings; THREADS runs its blocks on that many threads (0: every
-        core).  Raises Error naming the sketch's line of bad input."""
+        core); SAMPLE as add_kernel's.  Raises Error naming the sketch's
+        line of bad input."""
         if isinstance(sets, dict):
             sets = ["%s=%s" % (k, v) for k, v in sets.items()]
         sets = [str(s) for s in (sets or [])]
         arr = (ctypes.c_char_p * (len(sets) + 1))(*[s.encode() for s in sets], None)
         err = ctypes.create_string_buffer(_ERRLEN)
-        if self._lib.coalsim_analysis_run_sketch(self._handle(), os.fsencode(path), arr, int(threads), err, _ERRLEN):
+        if self._lib.coalsim_analysis_run_sketch(self._handle(), os.fsencode(path), arr, str(sample).encode(),
+                                                 int(threads), err, _ERRLEN):
             raise Error(_text(err.value))
         return self
 
@@ -305,10 +312,10 @@ def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=
         return an.add_kernel(path, grid, block, args, kernel, **kw).report(os.fsdecode(path))
 
 
-def analyse_sketch(path, sets=None, arch="hopper", warp_size=32, hier=False, threads=0):
+def analyse_sketch(path, sets=None, arch="hopper", warp_size=32, hier=False, threads=0, sample="auto"):
     """The report of the kernel sketch PATH (see Analysis.add_sketch) as a dict."""
     with Analysis(arch, warp_size, hier) as an:
-        return an.add_sketch(path, sets, threads).report(os.fsdecode(path))
+        return an.add_sketch(path, sets, threads, sample).report(os.fsdecode(path))
 
 
 def analyse_request(op, space, size, addresses, arch="hopper", active=None, label="request", warp_size=32):

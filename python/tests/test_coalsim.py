@@ -217,6 +217,20 @@ class Sketches(unittest.TestCase):
         self.assertEqual([a["requests"] for a in two["accesses"]], [2 * a["requests"] for a in one["accesses"]])
         self.assertEqual(one["accesses"][0]["requests"], 900)
 
+    def test_a_sampled_sketch_says_so_and_extrapolates_to_the_full_count(self):
+        sk = path("examples", "sketches", "add.sketch")
+        sets = {"blocks": 131072, "threads": 256}
+        whole = coalsim.analyse_sketch(sk, sets, sample="off")
+        part = coalsim.analyse_sketch(sk, sets, sample=20000)
+        self.assertNotIn("sample", whole)
+        self.assertLess(part["sample"]["run"], 30000)
+        self.assertEqual(part["sample"]["blocks"], 131072)
+        self.assertEqual(part["sample"]["figures"]["requests"]["error"], 0)
+        self.assertEqual([a["requests"] for a in part["accesses"]], [a["requests"] for a in whole["accesses"]])
+        self.assertEqual(part["metrics"], whole["metrics"])
+        with self.assertRaisesRegex(coalsim.Error, "sample 'some'"):
+            coalsim.analyse_sketch(sk, sets, sample="some")
+
     def test_sketch_errors_raise_with_the_line(self):
         with self.assertRaisesRegex(coalsim.Error, r"bad_step.sketch:4:23: the step must be"):
             coalsim.analyse_sketch(path("tests", "cli", "bad_step.sketch"))

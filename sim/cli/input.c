@@ -94,7 +94,8 @@ static int put_watched(void *ctx, const coalsim_request *r)
     return w->inner.put(w->inner.ctx, r);
 }
 
-int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, unsigned threads)
+int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, unsigned threads,
+                  const coalsim_sample_cfg *sample)
 {
     progress pg;
     int rc;
@@ -102,7 +103,8 @@ int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *c
         char err[600];
         progress_start(&pg, in->name, "blocks", 1);
         coalsim_sketch_opts o = {.warp_size = cfg->arch.warp_size, .max_records = SKETCH_MAX_RECORDS,
-                                 .threads = threads, .progress = progress_update, .progress_ctx = &pg};
+                                 .threads = threads, .progress = progress_update, .progress_ctx = &pg,
+                                 .sample = *sample};
         rc = coalsim_sketch_analyse(in->sketch, &o, an, cfg, err, sizeof err);
         progress_end(&pg);
         if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);

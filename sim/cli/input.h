@@ -23,8 +23,10 @@ int input_open(input *in, const char *path, unsigned warp_size, const char *cons
 
 /* Read IN into AN (made from CFG), on a second thread if THREADS > 1, or
  * run the sketch's blocks into it on THREADS threads; a progress line on a
- * terminal.  0, or -1 after printing "coalsim: PATH:LINE: why". */
-int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, unsigned threads);
+ * terminal; SAMPLE: which of a sketch's blocks run.  0, or -1 after printing
+ * "coalsim: PATH:LINE: why". */
+int input_analyse(input *in, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, unsigned threads,
+                  const coalsim_sample_cfg *sample);
 
 /* Run the sketch of IN into SINK, requests grouped by WARP_SIZE lanes as its
  * trace's reader would.  0; -1 after printing the sketch's error; 1 if the

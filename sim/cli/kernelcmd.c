@@ -82,7 +82,7 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         return -1;
     }
     coalsim_launch l = {.kernel = ko->kernel, .dynamic_shared = ko->dynamic_shared, .args = ko->args,
-                        .threads = threads};
+                        .threads = threads, .sample = ko->sample};
     /* registers a thread, for the time's occupancy: --regs, else ptxas -v */
     if (ko->regs) {
         l.regs = ko->regs;

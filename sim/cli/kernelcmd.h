@@ -21,6 +21,7 @@ typedef struct kernel_opts {
     const char *ptx;               /* --ptx FILE: the module (.cu or .ptx) of a listing or binary */
     unsigned regs;                 /* --regs: registers a thread for the time model (0: ask ptxas) */
     int warm;                      /* --l2 warm: the launch as the second of two back to back (needs --hier) */
+    coalsim_sample_cfg sample;     /* --sample */
 } kernel_opts;
 
 enum {

@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_CLUSTER, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2, O_SAMPLE
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -50,6 +50,7 @@ static const struct option_def {
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "NAME|FILE", "with --hier, the device profile the time is predicted from: h100, h200 or a file (default with --hier: h100)"},
+    {O_SAMPLE, "--sample", "auto|off|N", "kernel or sketch: run a sample of its blocks (about N), extrapolate, state each figure's error (auto: large launches; run: off)"},
     {O_L2, "--l2", "cold|warm", "kernel with --hier: L2 at its start, cold (default: as ncu times it) or warm (2nd of 2 launches back to back)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},
@@ -282,7 +283,7 @@ static int run(const config *cf, const char *path, FILE *out)
     }
     /* a sketch's blocks on every core (its requests reach the analysis in
      * order where that matters); a trace read on a thread of its own */
-    if (input_analyse(&in, an, &acfg, cf->threads ? (unsigned)cf->threads : all_cores()) != 0) {
+    if (input_analyse(&in, an, &acfg, cf->threads ? (unsigned)cf->threads : all_cores(), &cf->kernel.sample) != 0) {
         status = EXIT_INPUT;
         goto done;
     }
@@ -460,6 +461,13 @@ static int command(int argc, char **argv)
             *(o->id == O_LSKIP ? &cf.ro.skip : &cf.ro.count) = val;
             break;
         case O_LOGFILE: cf.ro.log_file = val; break;
+        case O_SAMPLE:
+            if (coalsim_sample_parse(val, &cf.kernel.sample) != 0) {
+                free(files), free(sets), free(defines), free(includes);
+                return usage_error("--sample takes auto, off or a number of blocks, not '%s'", val);
+            }
+            cf.ro.sample = val;
+            break;
         case O_L2:
             if (strcmp(val, "cold") && strcmp(val, "warm")) {
                 free(files), free(sets), free(defines), free(includes);
@@ -684,6 +692,10 @@ static int command(int argc, char **argv)
         kerr = "--sass goes with .cu and .ptx files (a listing or binary is SASS already)";
     else if (cf.kernel.ptx && (nmodules || nlistings != 1))
         kerr = "--ptx gives the module of one SASS listing or binary";
+    else if (cf.trace_out && cf.ro.sample && strcmp(cf.ro.sample, "off") != 0)
+        kerr = "coalsim trace writes every request of every block: --sample does not apply";
+    /* a trace is every request; a dump is the kernel's output: neither samples unasked */
+    if (cf.trace_out || (cf.kernel.dump && !cf.ro.sample)) cf.kernel.sample.mode = COALSIM_SAMPLE_OFF;
     if (kerr) {
         free(files);
         free(sets), free(defines), free(includes);

@@ -322,6 +322,7 @@ int run_program(const run_opts *o, char **argv)
         if (o->kernel_name) setenv("COALSIM_RUN_KERNEL", o->kernel_name, 1);
         if (o->skip) setenv("COALSIM_RUN_SKIP", o->skip, 1);
         if (o->count) setenv("COALSIM_RUN_COUNT", o->count, 1);
+        if (o->sample) setenv("COALSIM_RUN_SAMPLE", o->sample, 1);
         execv(prog, argv);
         fprintf(stderr, "coalsim: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);

@@ -14,6 +14,7 @@ typedef struct run_opts {
     long threads;
     const char *kernel_name;   /* -k NAME | regex:RE */
     const char *skip, *count;  /* -s N, -c N (as given) */
+    const char *sample;        /* --sample (as given; NULL: off, the program reads what the kernels wrote) */
     const char *log_file;      /* --log-file FILE, or NULL: stdout */
 } run_opts;
 

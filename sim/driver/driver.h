@@ -63,6 +63,7 @@ typedef struct driver {
     unsigned sms;
     uint64_t total_mem;
     unsigned threads;
+    coalsim_sample_cfg sample;   /* COALSIM_RUN_SAMPLE (default: off) */
     const char *kernel_filter;  /* -k: a name, or NULL */
     int filter_regex;
     regex_t re;

@@ -55,6 +55,10 @@ static void setup(driver *d)
     d->html = getenv("COALSIM_RUN_HTML");
     if (d->html && !*d->html) d->html = NULL;
     d->threads = (unsigned)env_ulong("COALSIM_RUN_THREADS", 0);
+    /* off unless asked: the program reads what its kernels wrote, and a
+     * sampled launch writes only its sample's part */
+    const char *smp = getenv("COALSIM_RUN_SAMPLE");
+    if (!smp || coalsim_sample_parse(smp, &d->sample) != 0) d->sample.mode = COALSIM_SAMPLE_OFF;
     d->skip = env_ulong("COALSIM_RUN_SKIP", 0);
     d->count = env_ulong("COALSIM_RUN_COUNT", 0);
     const char *k = getenv("COALSIM_RUN_KERNEL");
@@ -405,7 +409,7 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     coalsim_launch l = {.kernel = f->name, .dynamic_shared = shared, .threads = d->threads,
-                        .param_values = (const void *const *)params, .print = print_out};
+                        .param_values = (const void *const *)params, .print = print_out, .sample = d->sample};
     memcpy(l.grid, grid, sizeof l.grid);
     memcpy(l.block, block, sizeof l.block);
     memcpy(l.cluster, d->cluster, sizeof l.cluster);

@@ -15,6 +15,9 @@
 #define AHEAD_PER_THREAD 8       /* ordered: chunks a worker may run ahead of the consumer */
 #define MAX_KEPT ((size_t)16 << 20)   /* ordered: bytes of requests waiting, beyond which only the chunk
                                          the consumer needs next is started */
+#define CHUNK_CAP ((size_t)48 << 20)   /* ordered: bytes a chunk's requests may take before its worker waits
+                                         for the consumer to take them (heavy blocks: one block can make
+                                         hundreds of MB of requests) */
 
 /* A kept request: its fixed part and what the model made of it (workers
  * model, the consumer only adds up), then one address per active lane. */
@@ -27,9 +30,16 @@ typedef struct {
     coalsim_result res;
 } kept_head;
 
+struct grid;
+
 typedef struct {
+    struct grid *g;              /* ordered: the grid, for a full buffer's handover */
+    uint64_t k;                  /* its index */
+    int full;                    /* ordered: its worker waits for the consumer to take BUF (under g's lock) */
     const coalsim_arch *arch;    /* ordered: the model's */
     uint64_t first, end;         /* blocks [first, end) */
+    size_t range;                /* the range (sampling: window) it is part of */
+    double fig[COALSIM_SAMPLE_FIGS];   /* sampling: what its blocks gave (see tally) */
     int done, rc;
     char *err;                   /* why it failed (malloc'd; NULL: out of memory) */
     coalsim_analysis *an;        /* unordered */
@@ -43,8 +53,13 @@ typedef struct {
 } spare;
 
 typedef struct {
+    uint64_t first, end;         /* blocks [first, end) */
+} range;
+
+typedef struct grid {
     const grid_job *job;
     const coalsim_analysis_cfg *cfg;
+    uint64_t pbase, ptotal;      /* progress: blocks run before these, and in all */
     chunk *chunks;
     uint64_t nchunks, next, consumed, stop_at;   /* stop_at: no chunk past it need run */
     unsigned window;
@@ -63,6 +78,8 @@ typedef struct {
     void *w;
     char err[512];
 } worker_arg;
+
+static int hand_over(chunk *c);
 
 static int keep_modelled(void *ctx, const coalsim_request *r, const coalsim_result *res)
 {
@@ -84,7 +101,7 @@ static int keep_modelled(void *ctx, const coalsim_request *r, const coalsim_resu
     uint64_t *a = (uint64_t *)(void *)(c->buf + c->len + sizeof h);
     for (uint32_t m = r->active; m; m &= m - 1) *a++ = r->addr[__builtin_ctz(m)];
     c->len += need;
-    return 0;
+    return c->len > CHUNK_CAP && c->g ? hand_over(c) : 0;
 }
 
 static int keep(void *ctx, const coalsim_request *r)
@@ -93,6 +110,32 @@ static int keep(void *ctx, const coalsim_request *r)
     coalsim_result res;
     coalsim_model(c->arch, r, &res);
     return keep_modelled(ctx, r, &res);
+}
+
+/* Sampling: a sink that adds up a window's figures on the way to IN. */
+typedef struct {
+    coalsim_sink in;
+    const coalsim_arch *arch;
+    double *fig;
+    uint64_t records;            /* active lanes: a sketch's lines */
+} tally;
+
+static int tally_modelled(void *ctx, const coalsim_request *r, const coalsim_result *res)
+{
+    tally *t = ctx;
+    t->fig[COALSIM_SF_REQUESTS] += 1;
+    t->records += popcount32(r->active);
+    if (coalsim_space_has_sectors(r->space)) t->fig[COALSIM_SF_SECTORS] += res->sectors;
+    else if (r->space == COALSIM_SHARED) t->fig[COALSIM_SF_WAVEFRONTS] += res->wavefronts;
+    return t->in.put_modelled ? t->in.put_modelled(t->in.ctx, r, res) : t->in.put(t->in.ctx, r);
+}
+
+static int tally_put(void *ctx, const coalsim_request *r)
+{
+    const tally *t = ctx;
+    coalsim_result res;
+    coalsim_model(t->arch, r, &res);
+    return tally_modelled(ctx, r, &res);
 }
 
 static const char *chunk_err(const chunk *c) { return c->err ? c->err : "out of memory"; }
@@ -123,6 +166,25 @@ static int replay(chunk *c, coalsim_analysis *an, uint64_t *lines, char *err, si
     return 0;
 }
 
+/* Ordered, a chunk's buffer past CHUNK_CAP: wait until the consumer, once
+ * this chunk is the one it needs, has taken the requests so far.  0, or -1
+ * if the run stopped (an earlier chunk failed). */
+static int hand_over(chunk *c)
+{
+    grid *g = c->g;
+    pthread_mutex_lock(&g->mu);
+    c->full = 1;
+    if (g->awaited == c->k) pthread_cond_signal(&g->ready);
+    while (c->full && c->k <= g->stop_at) {
+        g->idle++;
+        pthread_cond_wait(&g->room, &g->mu);
+        g->idle--;
+    }
+    int stopped = c->full;
+    pthread_mutex_unlock(&g->mu);
+    return stopped ? -1 : 0;
+}
+
 static void run_chunk(grid *g, worker_arg *wa, chunk *c)
 {
     const grid_job *job = g->job;
@@ -139,6 +201,12 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
         }
         sink = coalsim_analysis_sink(c->an);
     }
+    tally t = {sink, c->arch, c->fig, 0};
+    uint64_t work0 = 0;
+    if (job->sample) {
+        sink = (coalsim_sink){tally_put, &t, tally_modelled};
+        if (job->sample->work) work0 = job->sample->work(wa->w);
+    }
     if (job->chunk_start) job->chunk_start(wa->w, 0);
     for (uint64_t b = c->first; b < c->end; b++) {
         wa->err[0] = '\0';
@@ -152,6 +220,7 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
             return;
         }
     }
+    if (job->sample && job->sample->work) c->fig[COALSIM_SF_INST] = (double)(job->sample->work(wa->w) - work0);
 }
 
 /* Ordered: chunk K may start: within the window, and not too many bytes
@@ -198,6 +267,7 @@ static void *worker(void *arg)
  * UINT64_MAX, for at most a fifth of a second. */
 static void wait_a_while(grid *g, uint64_t k)
 {
+
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += 200000000L;
@@ -222,23 +292,37 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One thread: every block straight into AN, in order. */
-static int run_here(const grid_job *job, coalsim_analysis *an, char *err, size_t cap)
+/* One thread: the blocks of the ranges straight into AN, in order; FIG[r]
+ * (sampling) range r's figures. */
+static int run_here(const grid_job *job, const range *rg, size_t nr, double (*fig)[COALSIM_SAMPLE_FIGS],
+                    uint64_t pbase, uint64_t ptotal, uint64_t *line, coalsim_analysis *an, char *err, size_t cap)
 {
     double last = now_s();
     err[0] = '\0';
-    if (job->chunk_start) job->chunk_start(job->workers[0], job->line0);
-    for (uint64_t b = 0; b < job->blocks; b++) {
-        if (job->run(job->workers[0], b, coalsim_analysis_sink(an), err, cap) != 0) {
-            if (!err[0]) snprintf(err, cap, "%s", coalsim_analysis_error(an));
-            return -1;
+    void *w = job->workers[0];
+    uint64_t done = pbase, records = 0, first = line ? *line : job->line0;
+    if (job->chunk_start) job->chunk_start(w, first);
+    for (size_t k = 0; k < nr; k++) {
+        coalsim_analysis_cfg cfg;
+        coalsim_analysis_cfg_of(an, &cfg);
+        tally t = {coalsim_analysis_sink(an), &cfg.arch, fig ? fig[k] : NULL, 0};
+        coalsim_sink sink = fig ? (coalsim_sink){tally_put, &t, tally_modelled} : coalsim_analysis_sink(an);
+        uint64_t work0 = fig && job->sample->work ? job->sample->work(w) : 0;
+        for (uint64_t b = rg[k].first; b < rg[k].end; b++, done++) {
+            if (job->run(w, b, sink, err, cap) != 0) {
+                if (!err[0]) snprintf(err, cap, "%s", coalsim_analysis_error(an));
+                return -1;
+            }
+            if (job->progress && (done & 63) == 0 && now_s() - last > 0.2) {
+                job->progress(job->progress_ctx, done + 1, ptotal);
+                last = now_s();
+            }
         }
-        if (job->progress && (b & 63) == 0 && now_s() - last > 0.2) {
-            job->progress(job->progress_ctx, b + 1, job->blocks);
-            last = now_s();
-        }
+        if (fig && job->sample->work) fig[k][COALSIM_SF_INST] = (double)(job->sample->work(w) - work0);
+        records += t.records;
     }
-    if (job->progress) job->progress(job->progress_ctx, job->blocks, job->blocks);
+    if (line) *line = first + records;
+    if (job->progress) job->progress(job->progress_ctx, done, ptotal);
     return 0;
 }
 
@@ -252,8 +336,32 @@ static int consume(grid *g, coalsim_analysis *an, uint64_t *lines, char *err, si
         chunk *c = &g->chunks[k];
         pthread_mutex_lock(&g->mu);
         while (!c->done && k <= g->stop_at) {
+            if (c->full) {                       /* its worker waits: take what it made so far */
+                /* the worker goes on in a buffer already touched (a spare):
+                 * fresh memory would fault its pages in again each time */
+                chunk part = {.buf = c->buf, .len = c->len, .cap = c->cap};
+                c->buf = NULL, c->len = c->cap = 0;
+                if (g->npool) {
+                    spare sp = g->pool[--g->npool];
+                    c->buf = sp.buf, c->cap = sp.cap;
+                }
+                c->full = 0;
+                pthread_cond_broadcast(&g->room);
+                pthread_mutex_unlock(&g->mu);
+                int prc = replay(&part, an, lines, err, cap);
+                pthread_mutex_lock(&g->mu);
+                if (g->npool <= g->window) g->pool[g->npool++] = (spare){part.buf, part.cap};
+                else free(part.buf);
+                if (prc != 0) {
+                    if (k < g->stop_at) g->stop_at = k;
+                    pthread_cond_broadcast(&g->room);
+                    pthread_mutex_unlock(&g->mu);
+                    return -1;
+                }
+                continue;
+            }
             wait_a_while(g, k);
-            if (job->progress) job->progress(job->progress_ctx, blocks_done(g), job->blocks);
+            if (job->progress) job->progress(job->progress_ctx, g->pbase + blocks_done(g), g->ptotal);
         }
         pthread_mutex_unlock(&g->mu);
         if (!c->done) return -1;                 /* an earlier chunk failed */
@@ -261,7 +369,7 @@ static int consume(grid *g, coalsim_analysis *an, uint64_t *lines, char *err, si
         pthread_mutex_lock(&g->mu);
         if (rc != 0 && k < g->stop_at) g->stop_at = k;
         g->kept -= c->len;
-        if (rc == 0 && c->buf) {
+        if (rc == 0 && c->buf && g->npool <= g->window) {
             g->pool[g->npool++] = (spare){c->buf, c->cap};
             c->buf = NULL;
         }
@@ -272,7 +380,7 @@ static int consume(grid *g, coalsim_analysis *an, uint64_t *lines, char *err, si
         if (rc != 0) return -1;
         done += c->end - c->first;
         if (job->progress && now_s() - last > 0.2) {
-            job->progress(job->progress_ctx, done, job->blocks);
+            job->progress(job->progress_ctx, g->pbase + done, g->ptotal);
             last = now_s();
         }
     }
@@ -300,18 +408,28 @@ static int merge_all(grid *g, coalsim_analysis *an, uint64_t *lines, char *err, 
     return 0;
 }
 
-int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+/* Run the blocks of the ranges RG (NR of them, BLOCKS in all) into AN in
+ * order; FIG (sampling) gets each range's figures. */
+static int run_ranges(const grid_job *job, const range *rg, size_t nr, uint64_t blocks,
+                      double (*fig)[COALSIM_SAMPLE_FIGS], uint64_t pbase, uint64_t ptotal, uint64_t *line,
+                      coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     unsigned threads = job->threads ? job->threads : 1;
-    if (job->blocks == 0) return 0;
-    if (threads == 1 || job->blocks == 1) return run_here(job, an, err, cap);
+    if (blocks == 0) return 0;
+    if (threads == 1 || blocks == 1) return run_here(job, rg, nr, fig, pbase, ptotal, line, an, err, cap);
     uint64_t nchunks = (uint64_t)threads * CHUNKS_PER_THREAD;
-    if (job->ordered && job->blocks / ORDERED_CHUNK_BLOCKS > nchunks) nchunks = job->blocks / ORDERED_CHUNK_BLOCKS;
+    if (job->ordered && blocks / ORDERED_CHUNK_BLOCKS > nchunks) nchunks = blocks / ORDERED_CHUNK_BLOCKS;
     if (nchunks > MAX_CHUNKS) nchunks = MAX_CHUNKS;
-    if (nchunks > job->blocks) nchunks = job->blocks;
-    grid g = {.job = job, .cfg = cfg, .nchunks = nchunks, .stop_at = UINT64_MAX,
+    if (nchunks > blocks) nchunks = blocks;
+    /* each range cut into chunks as the whole would be, at least one each */
+    uint64_t total = 0;
+    for (size_t r = 0; r < nr; r++) {
+        uint64_t len = rg[r].end - rg[r].first, n = nr == 1 ? nchunks : (len * nchunks + blocks - 1) / blocks;
+        total += n ? (n < len ? n : len) : 1;
+    }
+    grid g = {.job = job, .cfg = cfg, .pbase = pbase, .ptotal = ptotal, .nchunks = total, .stop_at = UINT64_MAX,
               .window = threads * AHEAD_PER_THREAD};
-    g.chunks = calloc((size_t)nchunks, sizeof *g.chunks);
+    g.chunks = calloc((size_t)total, sizeof *g.chunks);
     g.pool = calloc((size_t)g.window + 1, sizeof *g.pool);
     worker_arg *wa = calloc(threads, sizeof *wa);
     pthread_t *tid = calloc(threads, sizeof *tid);
@@ -321,10 +439,19 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
         snprintf(err, cap, "out of memory");
         return -1;
     }
-    for (uint64_t k = 0; k < nchunks; k++) {
-        g.chunks[k].arch = &cfg->arch;
-        g.chunks[k].first = job->blocks / nchunks * k + (k < job->blocks % nchunks ? k : job->blocks % nchunks);
-        g.chunks[k].end = g.chunks[k].first + job->blocks / nchunks + (k < job->blocks % nchunks);
+    for (size_t r = 0, k0 = 0; r < nr; r++) {
+        uint64_t len = rg[r].end - rg[r].first, n = nr == 1 ? nchunks : (len * nchunks + blocks - 1) / blocks;
+        n = n ? (n < len ? n : len) : 1;
+        for (uint64_t k = 0; k < n; k++) {
+            chunk *c = &g.chunks[k0 + k];
+            c->g = job->ordered ? &g : NULL;
+            c->k = k0 + k;
+            c->arch = &cfg->arch;
+            c->range = r;
+            c->first = rg[r].first + len / n * k + (k < len % n ? k : len % n);
+            c->end = c->first + len / n + (k < len % n);
+        }
+        k0 += n;
     }
     g.awaited = UINT64_MAX;
     pthread_mutex_init(&g.mu, NULL);
@@ -341,10 +468,10 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
         pthread_cond_destroy(&g.room);
         pthread_cond_destroy(&g.ready);
         free(g.chunks), free(g.pool), free(wa), free(tid), free(started);
-        return run_here(job, an, err, cap);
+        return run_here(job, rg, nr, fig, pbase, ptotal, line, an, err, cap);
     }
     int rc = 0;
-    uint64_t lines = job->chunk_start ? job->line0 : 0;   /* of the next chunk's first record */
+    uint64_t lines = job->chunk_start ? (line ? *line : job->line0) : 0;   /* of the next chunk's first record */
     err[0] = '\0';
     if (job->ordered) {
         rc = consume(&g, an, &lines, err, cap);
@@ -356,8 +483,8 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
         }
     } else if (job->progress) {
         pthread_mutex_lock(&g.mu);
-        for (uint64_t d; (d = blocks_done(&g)) < job->blocks && g.stop_at == UINT64_MAX;) {
-            job->progress(job->progress_ctx, d, job->blocks);
+        for (uint64_t d; (d = blocks_done(&g)) < blocks && g.stop_at == UINT64_MAX;) {
+            job->progress(job->progress_ctx, pbase + d, ptotal);
             wait_a_while(&g, UINT64_MAX);
         }
         pthread_mutex_unlock(&g.mu);
@@ -365,8 +492,11 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
     for (unsigned t = 0; t < threads; t++)
         if (started[t]) pthread_join(tid[t], NULL);
     if (!job->ordered) rc = merge_all(&g, an, &lines, err, cap);
-    if (job->progress && rc == 0) job->progress(job->progress_ctx, job->blocks, job->blocks);
-    for (uint64_t k = 0; k < nchunks; k++) {
+    if (line) *line = lines;
+    if (job->progress && rc == 0) job->progress(job->progress_ctx, pbase + blocks, ptotal);
+    for (uint64_t k = 0; k < g.nchunks; k++) {
+        if (fig)
+            for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) fig[g.chunks[k].range][f] += g.chunks[k].fig[f];
         coalsim_analysis_free(g.chunks[k].an);
         free(g.chunks[k].buf);
         free(g.chunks[k].err);
@@ -376,5 +506,210 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
     pthread_cond_destroy(&g.room);
     pthread_cond_destroy(&g.ready);
     free(g.chunks), free(g.pool), free(wa), free(tid), free(started);
+    return rc;
+}
+
+#define PILOT_BLOCKS 4   /* at least: the blocks whose cost sets AUTO's sample (2 a thread, if more) */
+#define AUTO_TARGET 0.005   /* AUTO stops at MIN_WINDOWS windows when every figure's error is within this */
+
+/* The window range of window K (window 0 less the pilot's P blocks). */
+static range window_range(const grid_job *job, uint64_t k, uint64_t W, uint64_t P)
+{
+    range r = {k * W, k * W + W < job->blocks ? k * W + W : job->blocks};
+    if (k == 0) r.first = P < r.end ? P : r.end;
+    return r;
+}
+
+/* Run windows WIN[0..N) (rising, none run yet) into AN, each one's figures
+ * added to FIG[i]; DONE blocks ran before, PLANNED in all. */
+static int run_round(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, const uint64_t *win,
+                     size_t n, uint64_t W, uint64_t P, double (*fig)[COALSIM_SAMPLE_FIGS], uint64_t done,
+                     uint64_t planned, char *err, size_t cap)
+{
+    range *rg = calloc(n ? n : 1, sizeof *rg);
+    double (*rf)[COALSIM_SAMPLE_FIGS] = calloc(n ? n : 1, sizeof *rf);
+    size_t *of = calloc(n ? n : 1, sizeof *of), nr = 0;
+    uint64_t blocks = 0;
+    int rc = -1;
+    if (!rg || !rf || !of) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        range r = window_range(job, win[i], W, P);
+        if (r.first >= r.end) continue;
+        of[nr] = i;
+        rg[nr++] = r;
+        blocks += r.end - r.first;
+    }
+    rc = run_ranges(job, rg, nr, blocks, rf, done, planned, NULL, an, cfg, err, cap);
+    for (size_t r = 0; r < nr && rc == 0; r++)
+        for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) fig[of[r]][f] += rf[r][f];
+done:
+    free(rg), free(rf), free(of);
+    return rc;
+}
+
+/* The largest error S states of the figures it has (-1: unknown counts as large). */
+static double worst_error(const coalsim_sample *s)
+{
+    double w = 0;
+    for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++)
+        if (s->estimate[f] > 0 && (s->error[f] < 0 || s->error[f] > w)) w = s->error[f] < 0 ? 1 : s->error[f];
+    return w;
+}
+
+/* Sampling: a pilot of the first few blocks; then windows in rising order:
+ * BLOCKS, as many as it asks for; AUTO, MIN_WINDOWS of them, and if some
+ * figure's error is then above AUTO_TARGET, more, up to what the budget
+ * allows at the pilot's cost a block. */
+static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err,
+                       size_t cap)
+{
+    grid_sampling *sp = job->sample;
+    uint64_t W = sp->window ? sp->window : 1, nwin = (job->blocks + W - 1) / W;
+    coalsim_sample *s = &sp->out;
+    memset(s, 0, sizeof *s);
+    s->blocks = job->blocks;
+    sp->ran = NULL, sp->nran = 0;
+    unsigned threads = job->threads ? job->threads : 1;
+    uint64_t P = 2 * (uint64_t)threads > PILOT_BLOCKS ? 2 * (uint64_t)threads : PILOT_BLOCKS;
+    /* OFF, as many blocks as the launch has, or too few blocks for a pilot:
+     * all of it, untouched; so too AUTO on a sketch of few windows (its
+     * blocks are cheap, and its lines are numbered in one run) */
+    if (sp->cfg.mode == COALSIM_SAMPLE_OFF || job->blocks <= 2 * P ||
+        (sp->cfg.mode == COALSIM_SAMPLE_AUTO && !sp->work && nwin <= COALSIM_SAMPLE_AUTO_WINDOWS) ||
+        (sp->cfg.mode == COALSIM_SAMPLE_BLOCKS && sp->cfg.blocks >= job->blocks)) {
+        range all = {0, job->blocks};
+        s->run = job->blocks, s->window = W, s->windows = s->windows_run = nwin, s->factor = 1;
+        return run_ranges(job, &all, 1, job->blocks, NULL, 0, job->blocks, NULL, an, cfg, err, cap);
+    }
+    if (P > W) P = W;
+    range pilot = {0, P};
+    double pfig[1][COALSIM_SAMPLE_FIGS] = {{0}};
+    uint64_t want = sp->cfg.mode == COALSIM_SAMPLE_BLOCKS ? sp->cfg.blocks : 0;
+    uint64_t held0 = sp->held ? sp->held(sp->held_ctx) : 0;
+    uint64_t line = job->line0;
+    if (run_ranges(job, &pilot, 1, P, pfig, 0, want > P ? want : P, &line, an, cfg, err, cap) != 0) return -1;
+    s->work_per_block = pfig[0][sp->work ? COALSIM_SF_INST : COALSIM_SF_REQUESTS] / (double)P;
+    double bytes_per_block = sp->held ? (double)(sp->held(sp->held_ctx) - held0) / (double)P : 0;
+    if (sp->cfg.mode == COALSIM_SAMPLE_AUTO) {
+        double budget = sp->cfg.budget > 0 ? sp->cfg.budget : COALSIM_SAMPLE_BUDGET;
+        double cost = s->work_per_block * (double)job->blocks;
+        want = cost <= budget || s->work_per_block <= 0 ? job->blocks : (uint64_t)(budget / s->work_per_block);
+        /* and the memory the sample's blocks touch */
+        if (bytes_per_block > 0 && (double)want * bytes_per_block > COALSIM_SAMPLE_MEMORY &&
+            (!sp->footprint || (double)sp->footprint > COALSIM_SAMPLE_MEMORY))
+            want = (uint64_t)(COALSIM_SAMPLE_MEMORY / bytes_per_block);
+    }
+    if (want >= job->blocks) {
+        /* the whole launch after all: the rest of it in order, as if unsampled */
+        range rest = {P, job->blocks};
+        s->run = job->blocks, s->window = W, s->windows = s->windows_run = nwin, s->factor = 1;
+        return run_ranges(job, &rest, 1, job->blocks - P, NULL, P, job->blocks, &line, an, cfg, err, cap);
+    }
+    if (want < P) want = P;
+    /* fewer blocks than MIN_WINDOWS windows: shorter windows (not shorter than the pilot) */
+    if (want < W * COALSIM_SAMPLE_MIN_WINDOWS) {
+        W = want / COALSIM_SAMPLE_MIN_WINDOWS;
+        if (W < P) W = P;
+        nwin = (job->blocks + W - 1) / W;
+    }
+    s->window = W, s->windows = nwin;
+    uint64_t mfinal = (want + W - 1) / W;
+    if (mfinal < COALSIM_SAMPLE_FEWEST_WINDOWS) mfinal = COALSIM_SAMPLE_FEWEST_WINDOWS;
+    if (mfinal > nwin) mfinal = nwin;
+    uint64_t m1 = sp->cfg.mode == COALSIM_SAMPLE_AUTO && mfinal > COALSIM_SAMPLE_MIN_WINDOWS ? COALSIM_SAMPLE_MIN_WINDOWS
+                                                                                             : mfinal;
+    int rc = -1;
+    double (*fig)[COALSIM_SAMPLE_FIGS] = calloc((size_t)mfinal, sizeof *fig), (*f2)[COALSIM_SAMPLE_FIGS] = NULL;
+    uint64_t *pick = calloc((size_t)mfinal, sizeof *pick), *p2 = calloc((size_t)mfinal, sizeof *p2);
+    uint64_t *nblk = calloc((size_t)mfinal, sizeof *nblk), *add = calloc((size_t)mfinal, sizeof *add);
+    if (!fig || !pick || !p2 || !nblk || !add) goto oom;
+    size_t m = coalsim_sample_pick(nwin, m1, pick);           /* pick[0] is window 0, the pilot's */
+    memcpy(fig[0], pfig[0], sizeof pfig[0]);
+    uint64_t ran = P;
+    for (size_t i = 0; i < m; i++) {
+        range r = window_range(job, pick[i], W, P);
+        ran += r.end - r.first;
+    }
+    uint64_t planned = ran;
+    if (run_round(job, an, cfg, pick, m, W, P, fig, P, planned, err, cap) != 0) goto done;
+    for (size_t i = 0; i < m; i++) {
+        range r = window_range(job, pick[i], W, 0);
+        nblk[i] = r.end - r.first;
+    }
+    s->sampled = 1;
+    s->run = ran, s->windows_run = m;
+    coalsim_sample_estimate(s, m, (const double (*)[COALSIM_SAMPLE_FIGS])fig, nblk);
+    if (m < mfinal && worst_error(s) > AUTO_TARGET) {
+        /* the second round: the budget's picks not run yet */
+        size_t m2 = coalsim_sample_pick(nwin, mfinal, p2), na = 0;
+        for (size_t i = 0, j = 0; i < m2; i++) {
+            while (j < m && pick[j] < p2[i]) j++;
+            if (j < m && pick[j] == p2[i]) continue;
+            add[na++] = p2[i];
+        }
+        uint64_t more = 0;
+        for (size_t i = 0; i < na; i++) {
+            range r = window_range(job, add[i], W, 0);
+            more += r.end - r.first;
+        }
+        f2 = calloc(na ? na : 1, sizeof *f2);
+        if (!f2) goto oom;
+        if (run_round(job, an, cfg, add, na, W, P, f2, ran, ran + more, err, cap) != 0) goto done;
+        /* the union, in window order */
+        size_t i = m, j = na, k = m + na;
+        while (k > 0) {
+            k--;
+            if (j == 0 || (i > 0 && pick[i - 1] > add[j - 1])) {
+                i--;
+                pick[k] = pick[i];
+                memcpy(fig[k], fig[i], sizeof fig[k]);
+            } else {
+                j--;
+                pick[k] = add[j];
+                memcpy(fig[k], f2[j], sizeof fig[k]);
+            }
+        }
+        m += na;
+        ran += more;
+        for (size_t q = 0; q < m; q++) {
+            range r = window_range(job, pick[q], W, 0);
+            nblk[q] = r.end - r.first;
+        }
+        s->run = ran, s->windows_run = m;
+        coalsim_sample_estimate(s, m, (const double (*)[COALSIM_SAMPLE_FIGS])fig, nblk);
+    }
+    if (s->run >= job->blocks) s->sampled = 0;
+    /* the blocks that ran, in window order (their SMs, for the time) */
+    sp->ran = malloc((size_t)s->run * sizeof *sp->ran);
+    if (!sp->ran) goto oom;
+    for (size_t q = 0; q < m; q++) {
+        range r = window_range(job, pick[q], W, 0);
+        for (uint64_t b = r.first; b < r.end; b++) sp->ran[sp->nran++] = b;
+    }
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, cap, "out of memory");
+done:
+    free(fig), free(f2), free(pick), free(p2), free(nblk), free(add);
+    return rc;
+}
+
+int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    if (job->sample) return run_sampled(job, an, cfg, err, cap);
+    range all = {0, job->blocks};
+    return run_ranges(job, &all, 1, job->blocks, NULL, 0, job->blocks, NULL, an, cfg, err, cap);
+}
+
+int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, char *err, size_t cap)
+{
+    int rc = coalsim_analysis_extrapolate(an, &sp->out, sp->ran, sp->nran);
+    if (rc != 0) snprintf(err, cap, "%s", coalsim_analysis_error(an));
+    free(sp->ran);
+    sp->ran = NULL, sp->nran = 0;
     return rc;
 }

@@ -24,6 +24,24 @@ typedef int (*grid_block_fn)(void *w, uint64_t b, coalsim_sink sink, char *err, 
 /* How far the run has come, called on the calling thread now and then. */
 typedef coalsim_progress_fn grid_progress_fn;
 
+/* Sampling (grid_job.sample): which windows of consecutive blocks run, and
+ * the figures each window gave, for the estimate (see coalsim_sample). */
+typedef struct grid_sampling {
+    coalsim_sample_cfg cfg;        /* in: AUTO, OFF or about BLOCKS blocks */
+    uint64_t window;               /* in: blocks a window (coalsim_sample_window) */
+    /* in, or NULL: a worker's warp instructions so far, the cost of a block
+     * (NULL: a block costs its requests) */
+    uint64_t (*work)(void *w);
+    /* in, or NULL: the bytes of memory the launch holds so far (the pages
+     * its blocks touched): AUTO keeps a sample's within COALSIM_SAMPLE_MEMORY */
+    uint64_t (*held)(const void *ctx);
+    const void *held_ctx;
+    uint64_t footprint;            /* in: the most bytes its memory can take (its buffers; 0: not known) */
+    coalsim_sample out;            /* out: out.sampled 0 when every block ran */
+    uint64_t *ran;                 /* out: the blocks run, in the order run (malloc'd; free it) */
+    size_t nran;
+} grid_sampling;
+
 typedef struct grid_job {
     uint64_t blocks;             /* blocks 0 .. blocks-1 */
     unsigned threads;            /* workers, 1 or more; WORKERS has as many states */
@@ -40,11 +58,20 @@ typedef struct grid_job {
      * NULL: the lines are left as they are. */
     void (*chunk_start)(void *w, uint64_t first_line);
     uint64_t line0;
+    /* NULL: every block, in order.  Else the blocks SAMPLE picks: the first
+     * window (the pilot), then the others in order; their lines are
+     * numbered as if they were the only blocks. */
+    grid_sampling *sample;
 } grid_job;
 
 /* Run every block of JOB into AN (made from CFG: chunks get analyses like it,
  * without its hierarchy or callback).  0, or -1 with the error of the first
  * failing block (in block order) in ERR. */
 int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap);
+
+/* After grid_run with SP (and the front end's coalsim_analysis_set_exec):
+ * AN's counts made the launch's from the sample, SP's blocks freed.  0, or
+ * -1 with why in ERR. */
+int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, char *err, size_t cap);
 
 #endif

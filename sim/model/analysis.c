@@ -2,6 +2,7 @@
  * modelled (route.c), added to its access (stats.c), run through the caches
  * (hier.c) and the time model (timing.c) when asked, and handed to the
  * caller's per-request callback. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct coalsim_analysis {
     int source;                /* cfg->source */
     coalsim_l2_start l2;       /* cfg->l2 */
     double prev_us;            /* the time of the launch whose L2 this one inherited, or 0 */
+    coalsim_sample sample;     /* the counts are this sample's, extrapolated (sample.sampled) */
     char err[128];
 };
 
@@ -217,6 +219,76 @@ int coalsim_analysis_finish(coalsim_analysis *an)
     return 0;
 }
 
+static uint64_t times(uint64_t v, double f) { return (uint64_t)llround((double)v * f); }
+
+/* A sample's instruction counts made the launch's (blocks, warps: BLOCKS). */
+static void exec_scale(coalsim_exec *e, double f, uint64_t blocks)
+{
+    if (e->blocks) e->warps_launched = e->warps_launched / e->blocks * blocks;   /* a launch's blocks are alike */
+    e->blocks = blocks;
+    e->inst_executed = times(e->inst_executed, f);
+    e->thread_inst_executed = times(e->thread_inst_executed, f);
+    for (int sp = 0; sp < COALSIM_SPACES; sp++)
+        for (int op = 0; op < COALSIM_OPS; op++) e->inst_mem[sp][op] = times(e->inst_mem[sp][op], f);
+    for (int k = 0; k < 3; k++) e->inst_mma[k] = times(e->inst_mma[k], f);
+    e->inst_gmma = times(e->inst_gmma, f);
+    e->gmma_smem_bytes = times(e->gmma_smem_bytes, f);
+    e->bulk_copies = times(e->bulk_copies, f);
+    e->bulk_bytes_in = times(e->bulk_bytes_in, f), e->bulk_bytes_out = times(e->bulk_bytes_out, f);
+    e->bulk_bytes_multicast = times(e->bulk_bytes_multicast, f);
+    for (int k = 0; k < 3; k++)
+        e->dshared_requests[k] = times(e->dshared_requests[k], f), e->dshared_sectors[k] = times(e->dshared_sectors[k], f);
+    for (int p = 0; p < COALSIM_PIPES; p++) e->pipe_inst[p] *= f;
+    e->path_cycles *= f, e->path_loads *= f;
+    if (e->path_blocks) e->path_blocks = blocks;
+    for (int r = 0; r < COALSIM_PHASE_BLOCKS; r++) e->path_phase[r] *= f;
+    e->smem_wavefronts_saved *= f;
+    e->mem_inactive = times(e->mem_inactive, f);
+}
+
+int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, const uint64_t *blocks, size_t n)
+{
+    an->sample = *s;
+    if (!s->sampled) return 0;
+    double f = s->factor;
+    coalsim_stats_scale(an->st, f);
+    /* what the sample left dirty in L2 is what its windows wrote and did
+     * not write back yet: the whole launch writes back that many times as
+     * much, less what it leaves dirty itself (about as much: L2 is as full) */
+    if (an->hier && f > 1) coalsim_stats_add_writes(an->st, (uint64_t)llround((double)coalsim_hier_dirty_bytes(an->hier) * (f - 1)));
+    if (an->has_exec) {
+        exec_scale(&an->exec, f, s->blocks);
+        for (size_t i = 0; i < an->exec.ninsts; i++) {
+            an->insts[i].executed = times(an->insts[i].executed, f);
+            an->insts[i].threads = times(an->insts[i].threads, f);
+        }
+    }
+    if (an->timing) {
+        /* SM s runs blocks s, s + SMS, ...: its share of the launch over its
+         * share of the sample */
+        unsigned sms = an->hcfg.sms ? an->hcfg.sms : 1;
+        double *g = calloc(sms, sizeof *g);
+        uint64_t *ran = calloc(sms, sizeof *ran);
+        if (!g || !ran) {
+            free(g), free(ran);
+            return fail(an, "out of memory");
+        }
+        for (size_t i = 0; i < n; i++) ran[blocks[i] % sms]++;
+        for (unsigned k = 0; k < sms; k++) {
+            uint64_t all = s->blocks / sms + (k < s->blocks % sms);
+            g[k] = ran[k] ? (double)all / (double)ran[k] : 0;
+        }
+        coalsim_timing_scale(an->timing, g, f);
+        free(g), free(ran);
+    }
+    return 0;
+}
+
+const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an)
+{
+    return an->sample.sampled ? &an->sample : NULL;
+}
+
 const coalsim_stats *coalsim_analysis_stats(const coalsim_analysis *an) { return an->st; }
 const coalsim_exec *coalsim_analysis_exec(const coalsim_analysis *an) { return an->has_exec ? &an->exec : NULL; }
 const coalsim_time *coalsim_analysis_time(const coalsim_analysis *an) { return an->timed ? &an->time : NULL; }
@@ -232,6 +304,7 @@ int coalsim_analysis_report(FILE *out, coalsim_format fmt, const char *name, con
         .requests_json = requests_json,
         .exec = coalsim_analysis_exec(an),
         .source = an->source,
+        .sample = coalsim_analysis_sample(an),
     };
     return coalsim_report_ext(out, fmt, name, &an->arch, an->st, &ex);
 }

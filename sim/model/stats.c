@@ -1,5 +1,6 @@
 /* Per-access totals: requests grouped by (label, op, space, size), kept in
  * order of first appearance, found through an open-addressing hash table. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,4 +246,57 @@ void coalsim_stats_hier_total(const coalsim_stats *st, coalsim_hier_counts *t)
 {
     memset(t, 0, sizeof *t);
     for (size_t i = 0; i < coalsim_stats_count(st); i++) hier_add(t, &coalsim_stats_get(st, i)->hier);
+}
+
+static uint64_t times(uint64_t v, double f) { return (uint64_t)llround((double)v * f); }
+
+void coalsim_hier_counts_scale(coalsim_hier_counts *c, double f)
+{
+    c->l1_sectors = times(c->l1_sectors, f), c->l1_hits = times(c->l1_hits, f);
+    c->l2_sectors = times(c->l2_sectors, f), c->l2_hits = times(c->l2_hits, f);
+    c->dram_read = times(c->dram_read, f), c->dram_write = times(c->dram_write, f);
+    for (int k = 0; k < 4; k++) c->dram_piece_nth[k] = times(c->dram_piece_nth[k], f);
+    c->inflight_dram = times(c->inflight_dram, f), c->inflight_l2 = times(c->inflight_l2, f);
+}
+
+void coalsim_stats_scale(coalsim_stats *st, double f)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        coalsim_access *a = &st->acc[i];
+        a->requests = times(a->requests, f);
+        a->active_threads = times(a->active_threads, f);
+        a->requested_bytes = times(a->requested_bytes, f);
+        a->sectors = times(a->sectors, f), a->ideal_sectors = times(a->ideal_sectors, f);
+        a->lines = times(a->lines, f);
+        a->wavefronts = times(a->wavefronts, f), a->ideal_wavefronts = times(a->ideal_wavefronts, f);
+        coalsim_hier_counts_scale(&a->hier, f);
+    }
+}
+
+void coalsim_stats_add_writes(coalsim_stats *st, uint64_t bytes)
+{
+    double all = 0;
+    int by_writes = 1;
+    for (size_t i = 0; i < st->n; i++) all += (double)st->acc[i].hier.dram_write;
+    if (all <= 0) {                      /* none written back yet: by the sectors stores wrote */
+        by_writes = 0;
+        for (size_t i = 0; i < st->n; i++)
+            if (!coalsim_op_reads(st->acc[i].op) && coalsim_space_has_sectors(st->acc[i].space))
+                all += (double)st->acc[i].sectors;
+    }
+    if (all <= 0 || !bytes) return;
+    uint64_t left = bytes;
+    size_t last = st->n;
+    for (size_t i = 0; i < st->n; i++) {
+        coalsim_access *a = &st->acc[i];
+        double w = by_writes ? (double)a->hier.dram_write
+                             : (!coalsim_op_reads(a->op) && coalsim_space_has_sectors(a->space) ? (double)a->sectors : 0);
+        if (w <= 0) continue;
+        uint64_t part = (uint64_t)((double)bytes * w / all);
+        if (part > left) part = left;
+        a->hier.dram_write += part;
+        left -= part;
+        last = i;
+    }
+    if (last < st->n) st->acc[last].hier.dram_write += left;
 }

@@ -566,6 +566,24 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     return 0;
 }
 
+void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f)
+{
+    while (t->count) close_oldest(t);         /* every block on its SM's schedule first */
+    for (unsigned s = 0; s < t->sms; s++) {
+        double g = sm_f[s];
+        t->l1_ns[s] *= g, t->l1_lines[s] *= g, t->smem_wf[s] *= g;
+        for (int k = 0; k < 3; k++) t->data_cyc[(size_t)s * 3 + k] *= g;
+        for (int k = 0; k < NF; k++)
+            for (unsigned i = 0; i < MAX_SLOTS; i++) t->slot[((size_t)s * NF + k) * MAX_SLOTS + i] *= g;
+    }
+    for (int l = 0; l < COALSIM_LEVELS; l++) {
+        t->loads[l] = (uint64_t)llround((double)t->loads[l] * f);
+        t->trips[l] = (uint64_t)llround((double)t->trips[l] * f);
+    }
+    t->hot_max = (uint64_t)llround((double)t->hot_max * f);
+    t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f);
+}
+
 /* The DRAM round trip at GBS, from the loaded curve. */
 double timing_loaded_ns(const coalsim_profile *p, double gbs)
 {

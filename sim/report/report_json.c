@@ -172,6 +172,23 @@ static void json_metrics(FILE *out, const coalsim_stats *st, const coalsim_repor
     }
 }
 
+/* A sampled launch: what ran, the factor, each figure's estimate and error
+ * (null: it cannot be estimated). */
+static void json_sample(FILE *out, const coalsim_sample *s)
+{
+    fprintf(out, ",\n \"sample\": {\"blocks\": %llu, \"run\": %llu, \"window\": %llu, \"windows\": %llu, "
+                 "\"windows_run\": %llu, \"factor\": %.9g, \"work_per_block\": %.9g, \"figures\": {",
+            (unsigned long long)s->blocks, (unsigned long long)s->run, (unsigned long long)s->window,
+            (unsigned long long)s->windows, (unsigned long long)s->windows_run, s->factor, s->work_per_block);
+    for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) {
+        fprintf(out, "%s\"%s\": {\"estimate\": %.9g, \"error\": ", f ? ", " : "",
+                coalsim_sample_fig_name((coalsim_sample_fig)f), s->estimate[f]);
+        if (s->error[f] < 0) fprintf(out, "null}");
+        else fprintf(out, "%.6g}", s->error[f]);
+    }
+    fprintf(out, "}}");
+}
+
 void report_json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                  const coalsim_report_extra *ex)
 {
@@ -185,6 +202,7 @@ void report_json(FILE *out, const char *name, const coalsim_arch *a, const coals
         json_access(out, a, coalsim_stats_get(st, i), ex);
     }
     json_totals(out, a, st);
+    if (ex && ex->sample) json_sample(out, ex->sample);
     json_metrics(out, st, ex);
     if (ex && ex->hier) json_hier(out, st, ex);
     if (ex && ex->exec && ex->source) report_source_json(out, ex->exec, st);

@@ -258,6 +258,23 @@ static void hier_text(FILE *out, const coalsim_stats *st, const coalsim_report_e
     }
 }
 
+/* A sampled launch: what ran, the factor, each figure's error. */
+static void sample_text(FILE *out, const coalsim_sample *s, int timed)
+{
+    fprintf(out, "sampled: %llu of %llu blocks ran (%llu windows of up to %llu consecutive blocks of the launch's %llu:\n"
+                 "  the first, the last and others evenly between); every count below is theirs x%.4g.\n"
+                 "  Estimated error (95%%, from how much the windows differ):",
+            (unsigned long long)s->run, (unsigned long long)s->blocks, (unsigned long long)s->windows_run,
+            (unsigned long long)s->window, (unsigned long long)s->windows, s->factor);
+    for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) {
+        fprintf(out, "%s %s ", f ? "," : "", coalsim_sample_fig_name((coalsim_sample_fig)f));
+        if (s->estimate[f] <= 0) fprintf(out, "-");
+        else if (s->error[f] < 0) fprintf(out, "unknown");
+        else fprintf(out, "+-%.2f%%", 100 * s->error[f]);
+    }
+    fprintf(out, ".\n  %s--sample off runs every block.\n", timed ? "The time is each SM's sampled load extrapolated.  " : "");
+}
+
 void report_text(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,
                  const coalsim_report_extra *ex)
 {
@@ -274,6 +291,7 @@ void report_text(FILE *out, const char *name, const coalsim_arch *a, const coals
     fprintf(out, "coalsim %s: %s\n", COALSIM_VERSION, name);
     arch_line(out, a);
     fprintf(out, "\n");
+    if (ex && ex->sample) sample_text(out, ex->sample, ex->time != NULL);
     if (n == 0) fprintf(out, "\nno memory accesses in this trace\n");
     if (has[COALSIM_GLOBAL]) sector_table(out, a, st, COALSIM_GLOBAL, w, opw);
     if (has[COALSIM_LOCAL]) sector_table(out, a, st, COALSIM_LOCAL, w, opw);

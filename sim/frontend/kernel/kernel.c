@@ -238,6 +238,19 @@ typedef struct {
     pctx x;
 } worker;
 
+/* A worker's warp instructions so far: what a block costs, for sampling
+ * (the interpreter counts them an instruction at a time, in icount). */
+static uint64_t work_of(void *w)
+{
+    const pctx *x = &((const worker *)w)->x;
+    uint64_t n = x->exec.inst_executed;
+    for (size_t j = 0; j < x->nmemo; j++) n += x->icount[2 * j];
+    return n;
+}
+
+/* The bytes of memory the launch's blocks made so far. */
+static uint64_t held_of(const void *ctx) { return __atomic_load_n(&((const kmem *)ctx)->held, __ATOMIC_RELAXED); }
+
 static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
 {
     worker *wk = w;
@@ -331,7 +344,7 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
                            .const_bytes = prog->const_bytes, .static_smem = prog->static_smem,
                            .dynamic_shared = l->dynamic_shared, .threads = nthreads, .progress = l->progress,
                            .progress_ctx = l->progress_ctx, .regs = l->regs, .regs_from = l->regs_from,
-                           .user_smem = user_smem};
+                           .user_smem = user_smem, .sample = l->sample, .sms = cfg->hier ? cfg->hier->sms : 0};
     memcpy(li.grid, l->grid, sizeof li.grid);
     memcpy(li.block, l->block, sizeof li.block);
     for (unsigned i = 0; i < k->mod->nvars; i++)
@@ -470,11 +483,18 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         }
         wp[t] = &wk[t];
     }
-    grid_job job = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / ncta, .threads = nthreads, .workers = wp,
-                    .run = run_block, .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
-                    .progress_ctx = l->progress_ctx};
+    uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / ncta;
+    /* a sample's units are clusters, as the workers' */
+    grid_sampling sp = {.cfg = l->sample, .work = work_of, .held = held_of, .held_ctx = mem, .footprint = kmem_footprint(mem),
+                        .window = coalsim_sample_window(nblocks, l->block[0] * l->block[1] * l->block[2] * ncta,
+                                                        cfg->hier ? cfg->hier->sms : 0)};
+    grid_job job = {.blocks = nblocks, .threads = nthreads, .workers = wp, .run = run_block,
+                    .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
+                    .progress_ctx = l->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
     rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, an, cfg, err, cap);
+    if (rc == 0) rc = grid_extrapolate(&sp, an, err, cap);
+    else free(sp.ran);
 done:
     if (wk)
         for (unsigned t = 0; t < nthreads; t++) {

@@ -257,7 +257,7 @@ static void fill_page(const kmem *m, uint64_t pn, unsigned char *page)
 
 /* The entry at IDX of TABLE, made (N zeroed pointers, or a filled page
  * when PN is set) if missing; NULL if memory runs out. */
-static void *child(void **table, size_t idx, size_t n, const kmem *m, uint64_t pn, int page)
+static void *child(void **table, size_t idx, size_t n, kmem *m, uint64_t pn, int page)
 {
     void *c = __atomic_load_n(&table[idx], __ATOMIC_ACQUIRE);
     if (c) return c;
@@ -265,7 +265,10 @@ static void *child(void **table, size_t idx, size_t n, const kmem *m, uint64_t p
     if (!fresh) return NULL;
     if (page) fill_page(m, pn, fresh);
     void *expected = NULL;
-    if (__atomic_compare_exchange_n(&table[idx], &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return fresh;
+    if (__atomic_compare_exchange_n(&table[idx], &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        __atomic_add_fetch(&m->held, page ? KMEM_PAGE : n * sizeof(void *), __ATOMIC_RELAXED);
+        return fresh;
+    }
     free(fresh);              /* another worker made it first */
     return expected;
 }
@@ -356,4 +359,12 @@ int kmem_release(kmem *m, uint64_t base)
     free(b.name);
     free(b.fill.bytes);
     return 0;
+}
+
+uint64_t kmem_footprint(const kmem *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->nbufs; i++)
+        if (!m->bufs[i].host) n += m->bufs[i].size;
+    return n;
 }

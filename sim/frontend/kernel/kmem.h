@@ -45,6 +45,7 @@ typedef struct kmem {
     size_t nbufs, capbufs;
     uint64_t next_base, next_var;
     void **root;               /* level 1 -> level 2 -> level 3 -> pages */
+    uint64_t held;             /* bytes of pages and tables made so far (atomic) */
 } kmem;
 
 #define KMEM_TLB 256
@@ -53,6 +54,10 @@ typedef struct kmem_tlb {
     unsigned char *page[KMEM_TLB];
     uint64_t lo[KMEM_TLB], hi[KMEM_TLB];   /* the addresses of the page its buffer covers */
 } kmem_tlb;
+
+/* The most bytes M's buffers can take (their sizes; an unsized one counts
+ * KMEM_UNSIZED). */
+uint64_t kmem_footprint(const kmem *m);
 
 /* The word the fill rule F puts at 32-bit word index I of its buffer. */
 uint32_t kfill_word(const kfill *f, uint64_t i);

@@ -147,10 +147,14 @@ int coalsim_parse_dims(const char *s, unsigned d[3])
 
 int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
                                 const char *block, const char *args, uint64_t dynamic_shared, const char *module,
-                                int sass, unsigned threads, char *err, size_t cap)
+                                int sass, const char *sample, unsigned threads, char *err, size_t cap)
 {
     coalsim_launch l = {.kernel = kernel && *kernel ? kernel : NULL, .dynamic_shared = dynamic_shared,
                         .args = args, .threads = threads};
+    if (sample && coalsim_sample_parse(sample, &l.sample) != 0) {
+        snprintf(err, cap, "sample '%.40s': auto, off or a number of blocks", sample);
+        return -1;
+    }
     if (coalsim_parse_dims(grid, l.grid) != 0) {
         snprintf(err, cap, "grid '%.40s': X[,Y[,Z]], each at least 1", grid ? grid : "(null)");
         return -1;

@@ -331,6 +331,8 @@ typedef struct sass_launch_info {
     uint64_t user_smem;        /* a block's shared bytes, static and dynamic, as the PTX gives them */
     coalsim_progress_fn progress;
     void *progress_ctx;
+    coalsim_sample_cfg sample;     /* which blocks run */
+    unsigned sms;                  /* the GPU's SMs (a sample's window) */
 } sass_launch_info;
 
 /* A PTX module of empty entries, one a function of L, with the parameters

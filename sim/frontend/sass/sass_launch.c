@@ -111,6 +111,12 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     return 0;
 }
 
+/* The bytes of memory the launch's blocks made so far. */
+static uint64_t held_of(const void *ctx) { return __atomic_load_n(&((const kmem *)ctx)->held, __ATOMIC_RELAXED); }
+
+/* A worker's warp instructions so far: what a block costs, for sampling. */
+static uint64_t work_of(void *w) { return ((const sctx *)w)->exec.inst_executed; }
+
 static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
 {
     sctx *x = w;
@@ -196,9 +202,12 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         }
         wp[t] = x;
     }
+    grid_sampling sp = {.cfg = li->sample, .work = work_of, .held = held_of, .held_ctx = li->mem,
+                        .footprint = kmem_footprint(li->mem),
+                        .window = coalsim_sample_window(li->blocks, li->block[0] * li->block[1] * li->block[2], li->sms)};
     grid_job job = {.blocks = li->blocks, .threads = nthreads, .workers = wp, .run = run_block,
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
-                    .progress_ctx = li->progress_ctx};
+                    .progress_ctx = li->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
     /* the launch, for the time's occupancy: the registers the listing
      * names (nvdisasm's full listing), else the launch's (--regs, ptxas) */
@@ -242,8 +251,10 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     free(insts);
     if (bad) {
         snprintf(err, cap, "out of memory");
+        free(sp.ran);
         goto done;
     }
+    if (grid_extrapolate(&sp, an, err, cap) != 0) goto done;
     rc = 0;
 done:
     if (wk)

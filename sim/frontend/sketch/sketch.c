@@ -138,10 +138,14 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
     if (rc != 0) {
         oom(sk->name, err, cap);
     } else {
+        grid_sampling sp = {.cfg = o->sample,
+                            .window = coalsim_sample_window(sk->blocks, sk->threads, cfg->hier ? cfg->hier->sms : 0)};
         grid_job job = {.blocks = sk->blocks, .threads = threads, .workers = (void **)w, .run = block_fn,
                         .ordered = cfg->hier || cfg->each, .progress = o->progress,
-                        .progress_ctx = o->progress_ctx, .chunk_start = chunk_start, .line0 = 2};
+                        .progress_ctx = o->progress_ctx, .chunk_start = chunk_start, .line0 = 2, .sample = &sp};
         rc = grid_run(&job, an, cfg, err, cap);
+        if (rc == 0) rc = grid_extrapolate(&sp, an, err, cap);
+        else free(sp.ran);
         /* Each worker keeps the record limit on its own records.  If all
          * together made more, where the limit falls in block order is found
          * by running the blocks again in order (only the requests are not
@@ -173,9 +177,14 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
 #define SKETCH_MAX_BYTES (1 << 20)
 #define SKETCH_MAX_RECORDS 10000000000ull   /* a runaway guard, as the command's */
 
-int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, unsigned threads,
-                                char *err, size_t cap)
+int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const char *const *sets, const char *sample,
+                                unsigned threads, char *err, size_t cap)
 {
+    coalsim_sample_cfg scfg = {0};
+    if (sample && coalsim_sample_parse(sample, &scfg) != 0) {
+        snprintf(err, cap, "sample '%.40s': auto, off or a number of blocks", sample);
+        return -1;
+    }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
@@ -202,7 +211,8 @@ int coalsim_analysis_run_sketch(coalsim_analysis *an, const char *path, const ch
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         threads = cores < 1 ? 1 : cores > 16 ? 16 : (unsigned)cores;
     }
-    coalsim_sketch_opts o = {.warp_size = cfg.arch.warp_size, .max_records = SKETCH_MAX_RECORDS, .threads = threads};
+    coalsim_sketch_opts o = {.warp_size = cfg.arch.warp_size, .max_records = SKETCH_MAX_RECORDS, .threads = threads,
+                             .sample = scfg};
     int rc = coalsim_sketch_analyse(sk, &o, an, &cfg, err, cap);
     coalsim_sketch_free(sk);
     return rc;

@@ -1,0 +1,309 @@
+/* Sampled launches: which windows run, the estimate and its stated error,
+ * and sampled runs against full runs of the same launch. */
+#include <stdlib.h>
+
+#include "frontend/grid.h"
+#include "helpers.h"
+
+START_TEST(test_sample_pick_takes_the_first_the_last_and_even_steps_between)
+{
+    uint64_t p[16];
+    ck_assert_uint_eq(coalsim_sample_pick(10, 4, p), 4);
+    ck_assert_uint_eq(p[0], 0);
+    ck_assert_uint_eq(p[1], 3);
+    ck_assert_uint_eq(p[2], 6);
+    ck_assert_uint_eq(p[3], 9);
+    /* more than there are: every window, once */
+    ck_assert_uint_eq(coalsim_sample_pick(5, 9, p), 5);
+    for (uint64_t i = 0; i < 5; i++) ck_assert_uint_eq(p[i], i);
+    ck_assert_uint_eq(coalsim_sample_pick(1000000, 3, p), 3);
+    ck_assert_uint_eq(p[1], 500000);
+    ck_assert_uint_eq(p[2], 999999);
+}
+END_TEST
+
+START_TEST(test_sample_parse_takes_auto_off_and_a_positive_count_only)
+{
+    coalsim_sample_cfg c;
+    ck_assert_int_eq(coalsim_sample_parse("auto", &c), 0);
+    ck_assert_int_eq(c.mode, COALSIM_SAMPLE_AUTO);
+    ck_assert_int_eq(coalsim_sample_parse("off", &c), 0);
+    ck_assert_int_eq(c.mode, COALSIM_SAMPLE_OFF);
+    ck_assert_int_eq(coalsim_sample_parse("2500", &c), 0);
+    ck_assert_int_eq(c.mode, COALSIM_SAMPLE_BLOCKS);
+    ck_assert_uint_eq(c.blocks, 2500);
+    ck_assert_int_eq(coalsim_sample_parse("0", &c), -1);
+    ck_assert_int_eq(coalsim_sample_parse("-3", &c), -1);
+    ck_assert_int_eq(coalsim_sample_parse("12k", &c), -1);
+    ck_assert_int_eq(coalsim_sample_parse("", &c), -1);
+}
+END_TEST
+
+START_TEST(test_sample_estimate_of_alike_windows_is_exact_with_no_error)
+{
+    coalsim_sample s = {.sampled = 1, .blocks = 1000, .windows = 100};
+    double fig[4][COALSIM_SAMPLE_FIGS];
+    uint64_t n[4] = {10, 10, 10, 10};
+    for (int i = 0; i < 4; i++) fig[i][0] = 30, fig[i][1] = 120, fig[i][2] = 0, fig[i][3] = 77;
+    coalsim_sample_estimate(&s, 4, (const double (*)[COALSIM_SAMPLE_FIGS])fig, n);
+    ck_assert_double_eq_tol(s.factor, 25.0, 1e-12);
+    ck_assert_double_eq_tol(s.estimate[COALSIM_SF_REQUESTS], 3000, 1e-9);
+    ck_assert_double_eq_tol(s.estimate[COALSIM_SF_SECTORS], 12000, 1e-9);
+    ck_assert_double_eq_tol(s.estimate[COALSIM_SF_INST], 7700, 1e-9);
+    for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) ck_assert_double_eq(s.error[f], 0);
+}
+END_TEST
+
+START_TEST(test_sample_estimate_states_an_error_that_grows_with_the_windows_spread)
+{
+    coalsim_sample a = {.sampled = 1, .blocks = 1000, .windows = 100}, b = a;
+    double near[4][COALSIM_SAMPLE_FIGS] = {{29}, {31}, {30}, {30}}, far[4][COALSIM_SAMPLE_FIGS] = {{10}, {50}, {20}, {40}};
+    uint64_t n[4] = {10, 10, 10, 10};
+    coalsim_sample_estimate(&a, 4, (const double (*)[COALSIM_SAMPLE_FIGS])near, n);
+    coalsim_sample_estimate(&b, 4, (const double (*)[COALSIM_SAMPLE_FIGS])far, n);
+    ck_assert_double_eq_tol(a.estimate[0], 3000, 1e-9);
+    ck_assert(a.error[0] > 0 && a.error[0] < b.error[0]);
+    /* a single window: no spread to see, so no error can be stated */
+    coalsim_sample c = {.sampled = 1, .blocks = 1000, .windows = 100};
+    coalsim_sample_estimate(&c, 1, (const double (*)[COALSIM_SAMPLE_FIGS])near, n);
+    ck_assert_double_eq(c.error[0], -1);
+}
+END_TEST
+
+/* ---- grids of fake blocks: block B makes COUNT(B) requests ---- */
+
+typedef struct {
+    int random;                  /* 0: B % 5 + 1 requests; 1: a hash of B's, 1 to 16 */
+} fake;
+
+static unsigned count_of(const fake *f, uint64_t b)
+{
+    if (!f->random) return (unsigned)(b % 5 + 1);
+    uint64_t z = (b + 1) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;
+    return (unsigned)((z >> 40) % 16 + 1);
+}
+
+static int fake_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
+{
+    (void)err, (void)cap;
+    const fake *f = w;
+    for (unsigned i = 0; i < count_of(f, b); i++) {
+        coalsim_request r;
+        REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, (uint64_t)(b * 65536 + 4 * lane * (i % 3 + 1)));
+        r.label = "x";
+        r.block = b;
+        if (sink.put(sink.ctx, &r) != 0) return -1;
+    }
+    return 0;
+}
+
+/* 4000 blocks in windows of 20, about WANT of them run (0: every block). */
+static coalsim_analysis *run_fake(int random, uint64_t want, unsigned threads, int ordered, grid_sampling *sp)
+{
+    static fake f[2];
+    f[0].random = f[1].random = random;
+    void *w[2] = {&f[0], &f[1]};
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    *sp = (grid_sampling){.cfg = {.mode = want ? COALSIM_SAMPLE_BLOCKS : COALSIM_SAMPLE_OFF, .blocks = want},
+                          .window = 20};
+    grid_job job = {.blocks = 4000, .threads = threads, .workers = w, .run = fake_block, .ordered = ordered,
+                    .sample = sp};
+    char err[256];
+    ck_assert_msg(grid_run(&job, an, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(grid_extrapolate(sp, an, err, sizeof err) == 0, "%s", err);
+    return an;
+}
+
+static uint64_t requests_of(const coalsim_analysis *an)
+{
+    return coalsim_stats_get(coalsim_analysis_stats(an), 0)->requests;
+}
+
+START_TEST(test_sample_of_windows_holding_whole_periods_is_exact)
+{
+    /* B % 5 + 1 requests: a window of 20 blocks holds four periods */
+    grid_sampling sp;
+    coalsim_analysis *full = run_fake(0, 0, 2, 0, &sp);
+    ck_assert_int_eq(sp.out.sampled, 0);
+    coalsim_analysis *part = run_fake(0, 400, 2, 0, &sp);
+    ck_assert_int_eq(sp.out.sampled, 1);
+    ck_assert_uint_lt(sp.out.run, 4000 / 4);
+    ck_assert_uint_eq(requests_of(full), 12000);
+    ck_assert_uint_eq(requests_of(part), 12000);
+    ck_assert_double_eq(sp.out.error[COALSIM_SF_REQUESTS], 0);
+    ck_assert_ptr_nonnull(coalsim_analysis_sample(part));
+    ck_assert_ptr_null(coalsim_analysis_sample(full));
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+}
+END_TEST
+
+START_TEST(test_sample_of_irregular_blocks_lands_within_its_stated_error)
+{
+    grid_sampling sp;
+    coalsim_analysis *full = run_fake(1, 0, 2, 1, &sp);
+    coalsim_analysis *part = run_fake(1, 600, 2, 1, &sp);
+    double truth = (double)requests_of(full), est = (double)requests_of(part), e = sp.out.error[COALSIM_SF_REQUESTS];
+    ck_assert(e > 0 && e < 0.2);
+    ck_assert_msg(fabs(est - truth) <= e * est, "estimate %.0f, full run %.0f, stated error %.2f%%", est, truth, 100 * e);
+    /* the sectors follow the requests (1, 2 or 4 a request) */
+    ck_assert(sp.out.error[COALSIM_SF_SECTORS] > 0);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+}
+END_TEST
+
+START_TEST(test_sample_is_the_same_on_one_thread_or_two_ordered_or_not)
+{
+    grid_sampling a, b, c;
+    coalsim_analysis *x = run_fake(1, 600, 1, 0, &a), *y = run_fake(1, 600, 2, 0, &b), *z = run_fake(1, 600, 2, 1, &c);
+    ck_assert_uint_eq(requests_of(x), requests_of(y));
+    ck_assert_uint_eq(requests_of(x), requests_of(z));
+    ck_assert_uint_eq(a.out.run, b.out.run);
+    ck_assert_uint_eq(a.out.run, c.out.run);
+    for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) {
+        ck_assert_double_eq(a.out.error[f], b.out.error[f]);
+        ck_assert_double_eq(a.out.error[f], c.out.error[f]);
+    }
+    coalsim_analysis_free(x);
+    coalsim_analysis_free(y);
+    coalsim_analysis_free(z);
+}
+END_TEST
+
+/* ---- kernels ---- */
+
+/* Thread i of block b sums x[(i + 4096 k) % 2^20] for k < n[b]: n, from
+ * randint, varies from block to block (a data-dependent loop). */
+static const char *gather_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry gather(.param .u64 p_n, .param .u64 p_x, .param .u64 p_y)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<12>;\n  .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [p_n];\n  ld.param.u64 %rd2, [p_x];\n  ld.param.u64 %rd3, [p_y];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n  cvta.to.global.u64 %rd3, %rd3;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r3, %r2;\n"
+    "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd1, %rd4;\n  ld.global.u32 %r5, [%rd5];\n"
+    "  mov.f32 %f1, 0f00000000;\n  mov.u32 %r6, 0;\n"
+    "  setp.eq.u32 %p1, %r5, 0;\n  @%p1 bra DONE;\n"
+    "LOOP:\n  mad.lo.s32 %r7, %r6, 4096, %r4;\n  and.b32 %r7, %r7, 1048575;\n"
+    "  mul.wide.u32 %rd6, %r7, 4;\n  add.s64 %rd7, %rd2, %rd6;\n  ld.global.f32 %f2, [%rd7];\n"
+    "  add.f32 %f1, %f1, %f2;\n  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p2, %r6, %r5;\n  @%p2 bra LOOP;\n"
+    "DONE:\n  mul.wide.u32 %rd8, %r4, 4;\n  add.s64 %rd9, %rd3, %rd8;\n  st.global.f32 [%rd9], %f1;\n  ret;\n}\n";
+
+static coalsim_analysis *run_gather(const char *sample, coalsim_kernel **kp)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(gather_ptx, strlen(gather_ptx), "gather.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = "gather", .grid = {8192, 1, 1}, .block = {64, 1, 1},
+                        .args = "n:32K=randint:5:24,x:4M=random:1,y:2M", .threads = 2};
+    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    *kp = k;
+    return a;
+}
+
+START_TEST(test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *full = run_gather("off", &k1), *part = run_gather("1024", &k2);
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_le(s->run, 1200);
+    const char *names[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed.sum"};
+    const double err[] = {s->error[COALSIM_SF_REQUESTS], s->error[COALSIM_SF_INST]};
+    for (int i = 0; i < 2; i++) {
+        double truth = (double)kernel_metric(full, names[i]), est = (double)kernel_metric(part, names[i]);
+        ck_assert(err[i] > 0 && err[i] < 0.1);
+        ck_assert_msg(fabs(est - truth) <= err[i] * est, "%s: estimate %.0f, full run %.0f, stated error %.2f%%",
+                      names[i], est, truth, 100 * err[i]);
+    }
+    /* a launch's blocks and warps are known, not estimated */
+    ck_assert_uint_eq(kernel_metric(part, "smsp__warps_launched.sum"), 8192 * 2);
+    ck_assert_uint_eq(kernel_metric(full, "smsp__warps_launched.sum"), 8192 * 2);
+    /* the stores: one a thread, exact */
+    ck_assert_uint_eq(kernel_metric(part, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 8192 * 2);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+/* transpose1 of a 1024 x 1024 matrix in 4096 blocks of 32 x 8, with the
+ * H100's profile, sampled or whole. */
+static coalsim_analysis *run_transpose(const char *sample, coalsim_kernel **kp)
+{
+    char err[1024];
+    coalsim_kernel *k = load_ptx_file("tests/kernels/seeds.ptx");
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = "transpose1<false>", .grid = {32, 128, 1}, .block = {32, 8, 1},
+                        .args = "A:4M=iotaf,B:4M,1024", .threads = 2};
+    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+    *kp = k;
+    return a;
+}
+
+START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *full = run_transpose("off", &k1), *part = run_transpose("512", &k2);
+    ck_assert_ptr_nonnull(coalsim_analysis_sample(part));
+    ck_assert_uint_lt(coalsim_analysis_sample(part)->run, 700);
+    const char *exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                           "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                           "smsp__warps_launched.sum", "smsp__inst_executed.sum"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        ck_assert_msg(kernel_metric(full, exact[i]) == kernel_metric(part, exact[i]), "%s: %llu whole, %llu sampled",
+                      exact[i], (unsigned long long)kernel_metric(full, exact[i]),
+                      (unsigned long long)kernel_metric(part, exact[i]));
+    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
+    ck_assert_msg(fabs(tp - tf) <= 0.05 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+START_TEST(test_sample_auto_leaves_a_small_launch_whole)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *off = run_transpose("off", &k1), *au = run_transpose("auto", &k2);
+    ck_assert_ptr_null(coalsim_analysis_sample(au));
+    ck_assert_uint_eq(kernel_metric(off, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                      kernel_metric(au, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+    ck_assert_double_eq(coalsim_analysis_time(off)->total_us, coalsim_analysis_time(au)->total_us);
+    coalsim_analysis_free(off);
+    coalsim_analysis_free(au);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+Suite *make_sample_suite(void)
+{
+    Suite *s = suite_create("sample");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_sample_pick_takes_the_first_the_last_and_even_steps_between);
+    tcase_add_test(tc, test_sample_parse_takes_auto_off_and_a_positive_count_only);
+    tcase_add_test(tc, test_sample_estimate_of_alike_windows_is_exact_with_no_error);
+    tcase_add_test(tc, test_sample_estimate_states_an_error_that_grows_with_the_windows_spread);
+    tcase_add_test(tc, test_sample_of_windows_holding_whole_periods_is_exact);
+    tcase_add_test(tc, test_sample_of_irregular_blocks_lands_within_its_stated_error);
+    tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
+    tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
+    tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_auto_leaves_a_small_launch_whole);
+    suite_add_tcase(s, tc);
+    return s;
+}
