@@ -305,6 +305,62 @@ START_TEST(test_an_arrival_from_another_cta_completes_an_mbarrier_phase)
 }
 END_TEST
 
+START_TEST(test_bulk_reductions_add_min_and_add_halves_into_global_memory_block_after_block)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    coalsim_analysis *an;
+    ck_assert_msg(kernel_launch(k, "bulk_reduce", (coalsim_launch){.grid = {5, 1, 1}, .block = {128, 1, 1},
+                                .args = "g:4K=iota,f:4K,m:4K,h:2K,1000"}, err, &an) == 0, "%s", err);
+    unsigned g[1000];
+    float f[1000];
+    int m[1000];
+    uint16_t h[1000];
+    ck_assert_int_eq(coalsim_kernel_read(k, "g", 0, g, sizeof g), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "f", 0, f, sizeof f), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "m", 0, m, sizeof m), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "h", 0, h, sizeof h), 0);
+    for (int i = 0; i < 1000; i++) {
+        ck_assert_uint_eq(g[i], (unsigned)i + 5 * (i + 1) + 10);     /* iota, then + i + 1 + b for b < 5 */
+        ck_assert_float_eq(f[i], 0.5f * (5 * i + 10));
+        ck_assert_int_eq(m[i], i < 8 ? i - 8 : 0);                  /* min(0, i - 2b), b < 5 */
+        ck_assert_float_eq(half_value(h[i]), 5.0f);
+    }
+    /* the global side: 16-byte pieces, four reductions a block; the bytes as whole sectors */
+    ck_assert_uint_eq(kernel_metric(an, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum"), 5 * (3 * 4000 + 2016));
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_bulk_reduction_into_another_ctas_shared_memory_completes_its_mbarrier)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_msg(run_cluster(k, "bulk_reduce_dsmem", 4, 1, 64, 0, 0, "out:1K", err) == 0, "%s", err);
+    unsigned out[256];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (unsigned i = 0; i < 256; i++) ck_assert_uint_eq(out[i], 1000 + 4 * i);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_tensor_reduction_adds_its_box_where_the_tensor_is_and_drops_the_rest)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    /* a 72 x 10 tensor of f32, boxes of 32 x 16 at x = 0, 32, 64: the last box is clipped to 8 columns, and
+     * every box to 10 rows */
+    ck_assert_msg(kernel_launch(k, "tma_reduce", (coalsim_launch){.grid = {3, 1, 1}, .block = {64, 1, 1},
+                                .args = "t:2880=iotaf@f32:72x10:32x16"}, err, NULL) == 0, "%s", err);
+    float t[720];
+    ck_assert_int_eq(coalsim_kernel_read(k, "t", 0, t, sizeof t), 0);
+    for (int y = 0; y < 10; y++)
+        for (int x = 0; x < 72; x++) ck_assert_float_eq(t[y * 72 + x], (float)(y * 72 + x) + 1.0f + (float)(y * 32 + x % 32));
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once)
 {
     coalsim_kernel *k = load_cluster();
@@ -490,6 +546,9 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);
     tcase_add_test(core, test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once);
+    tcase_add_test(core, test_bulk_reductions_add_min_and_add_halves_into_global_memory_block_after_block);
+    tcase_add_test(core, test_a_bulk_reduction_into_another_ctas_shared_memory_completes_its_mbarrier);
+    tcase_add_test(core, test_a_tensor_reduction_adds_its_box_where_the_tensor_is_and_drops_the_rest);
     suite_add_tcase(s, core);
     TCase *lim = tcase_create("Limits");
     tcase_add_test(lim, test_tmap_refuses_what_cuTensorMapEncodeTiled_refuses);

@@ -6,6 +6,7 @@
 // kinds of kernel checked on the H100.
 #include <cuda.h>
 #include <stdint.h>
+#include <cuda_fp16.h>
 
 __device__ __forceinline__ unsigned sreg_rank()
 {
@@ -117,4 +118,90 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) tma_multicast(const __grid_
                  : "memory");
     for (int i = threadIdx.x; i < 64 * 32; i += blockDim.x) out[blockIdx.x * 64 * 32 + i] = tile[i];
     cluster_sync();
+}
+
+// ---- bulk reductions: cp.reduce.async.bulk ----
+
+__device__ __forceinline__ void bulk_commit_wait()
+{
+    asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+// g[i] += i + 1 + block (u32 add), f[i] += 0.5 * (i + block) (f32 add),
+// m[i] = min(m[i], i - 2 * block) (s32 min), h[i] += 1.0 (f16 add):
+// block by block, each from a shared buffer of N elements (N a multiple of 8)
+extern "C" __global__ void bulk_reduce(unsigned* g, float* f, int* m, __half_raw* h, int n)
+{
+    __shared__ __align__(128) unsigned su[1024];
+    __shared__ __align__(128) float sf[1024];
+    __shared__ __align__(128) int si[1024];
+    __shared__ __align__(128) unsigned short sh[1024];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        su[i] = i + 1 + blockIdx.x;
+        sf[i] = 0.5f * (float)(i + blockIdx.x);
+        si[i] = i - 2 * (int)blockIdx.x;
+        sh[i] = 0x3c00;                                  // 1.0 in f16
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%0], [%1], %2;" ::"l"(g),
+                     "r"(smem_u32(su)), "r"(n * 4) : "memory");
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(f),
+                     "r"(smem_u32(sf)), "r"(n * 4) : "memory");
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [%0], [%1], %2;" ::"l"(m),
+                     "r"(smem_u32(si)), "r"(n * 4) : "memory");
+        asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%0], [%1], %2;" ::"l"(h),
+                     "r"(smem_u32(sh)), "r"(n * 2) : "memory");
+        bulk_commit_wait();
+    }
+}
+
+// a cluster of 2: CTA 1 adds its 256 words into CTA 0's buffer through
+// cp.reduce.async.bulk.shared::cluster, which completes CTA 0's mbarrier;
+// CTA 0 writes the sums: out[i] = 1000 + i + 3 i
+extern "C" __global__ void __cluster_dims__(2, 1, 1) bulk_reduce_dsmem(unsigned* out)
+{
+    __shared__ __align__(128) unsigned buf[256];
+    __shared__ __align__(8) uint64_t bar;
+    unsigned rank = sreg_rank();
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) buf[i] = rank == 0 ? 1000 + i : 3 * i;
+    if (threadIdx.x == 0 && rank == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&bar)));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&bar)), "r"(256 * 4));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    cluster_sync();
+    if (threadIdx.x == 0 && rank == 1) {
+        uint32_t dst, mbar;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(dst) : "r"(smem_u32(buf)));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(mbar) : "r"(smem_u32(&bar)));
+        asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 "
+                     "[%0], [%1], %2, [%3];" ::"r"(dst), "r"(smem_u32(buf)), "r"(256 * 4), "r"(mbar)
+                     : "memory");
+    }
+    if (rank == 0) {
+        asm volatile("{\n\t.reg .pred P;\nW:\n\tmbarrier.try_wait.parity.shared::cta.b64 P, [%0], 0;\n\t@!P bra W;\n}" ::"r"(
+                         smem_u32(&bar))
+                     : "memory");
+        for (int i = threadIdx.x; i < 256; i += blockDim.x) out[i] = buf[i];
+    }
+    cluster_sync();
+}
+
+// the tensor map's 32 x 16 box at (x, y) = (32 * block, 0) += tile: t's
+// elements become t + 1 + box element index (f32 add into a 2-D tensor)
+extern "C" __global__ void tma_reduce(const __grid_constant__ CUtensorMap t)
+{
+    __shared__ __align__(128) float tile[16 * 32];
+    for (int i = threadIdx.x; i < 16 * 32; i += blockDim.x) tile[i] = 1.0f + (float)i;
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(&t),
+                     "r"((int)blockIdx.x * 32), "r"(0), "r"(smem_u32(tile))
+                     : "memory");
+        bulk_commit_wait();
+    }
 }

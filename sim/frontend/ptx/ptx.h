@@ -617,6 +617,13 @@ ptype ptx_mod_type(const raw_inst *ri, unsigned nth);   /* the NTH type modifier
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* Atomic and reduction operations (atom's, red's, cp.reduce.async.bulk's). */
+enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS };
+/* The new value of an atomic OP on OLD of type T with operands B and C
+ * (add of f16, bf16, f32, f64 and integers; the others of integers).
+ * (ptx_ops_mem.c) */
+uint64_t ptx_atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c);
+
 /* f16 <-> f32, round to nearest even. */
 float ptx_half_to_float(uint16_t h);
 uint16_t ptx_float_to_half(float f);

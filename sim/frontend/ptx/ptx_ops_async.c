@@ -388,6 +388,81 @@ HANDLER(bulk_copy)
     return bulk_flush(x, w, in, &q);
 }
 
+/* ---- bulk reductions ---- */
+
+/* Element DST becomes OP(DST, SRC), of type T (EB bytes); GLOBAL: memory
+ * the other workers' blocks share, so atomically (an element of 1 or 2
+ * bytes through the aligned word that holds it). */
+static void reduce_elem(unsigned char *dst, const unsigned char *src, unsigned eb, int op, ptype t, int global)
+{
+    uint64_t b = 0;
+    memcpy(&b, src, eb);
+    if (!global) {
+        uint64_t o = 0;
+        memcpy(&o, dst, eb);
+        uint64_t nv = ptx_atomic_new(op, t, o, b, b);
+        memcpy(dst, &nv, eb);
+        return;
+    }
+    if (eb == 8) {
+        uint64_t *p = (uint64_t *)(void *)dst, o = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
+        do nv = ptx_atomic_new(op, t, o, b, b);
+        while (!__atomic_compare_exchange_n(p, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return;
+    }
+    uintptr_t a = (uintptr_t)dst;
+    uint32_t *p = (uint32_t *)(a & ~(uintptr_t)3), o = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
+    unsigned sh = (unsigned)(a & 3) * 8;
+    uint32_t mask = eb >= 4 ? ~0u : ((1u << (8 * eb)) - 1) << sh;
+    do {
+        uint64_t v = ptx_atomic_new(op, t, (o & mask) >> sh, b, b);
+        nv = (o & ~mask) | ((uint32_t)(v << sh) & mask);
+    } while (!__atomic_compare_exchange_n(p, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+}
+
+/* cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [dst], [src], size
+ * and cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.OP.TYPE
+ * [dst], [src], size, [mbar]: each element of [dst, dst + size) becomes OP
+ * of it and the source's.  sub 1: the global destination; sub2: OP; type:
+ * TYPE; b: the size slot; c + imm: the mbarrier. */
+HANDLER(bulk_reduce)
+{
+    int to_global = in->sub;
+    ptype t = (ptype)in->type;
+    unsigned eb = ptype_bytes(t);
+    bulk_req q;
+    bulk_start(x, w, in, COALSIM_BULK_ST, &q);
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t n = SLOT(w, in->b)[l];
+        uint64_t dst = ptx_lane_addr(w, in, l, 0), src = ptx_lane_addr(w, in, l, 1);
+        if (n % 16 || dst % 16 || src % 16)
+            return ptx_fail(x, in, "a bulk reduction of %llu bytes from 0x%llx into 0x%llx: sizes and addresses must be "
+                            "multiples of 16 (misaligned address; lane %d, warp %u)", (unsigned long long)n,
+                            (unsigned long long)src, (unsigned long long)dst, l, w->index);
+        if (!n) continue;
+        unsigned char *sp, *dp;
+        if (shared_span(x, w, in, SP_SHARED, src, n, l, &sp) != 0) return -1;
+        if (!to_global) {
+            if (shared_span(x, w, in, in->space, dst, n, l, &dp) != 0) return -1;
+            for (uint64_t o = 0; o < n; o += eb) reduce_elem(dp + o, sp + o, eb, in->sub2, t, 0);
+            if (mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
+            x->exec.bulk_copies++;
+            continue;
+        }
+        for (uint64_t o = 0; o < n; o += 16) {
+            uint64_t rep;
+            int space;
+            if (ptx_locate(x, w, in, SP_GLOBAL, dst + o, 16, l, &dp, &rep, &space) != 0) return -1;
+            for (unsigned e = 0; e < 16; e += eb) reduce_elem(dp + e, sp + o + e, eb, in->sub2, t, 1);
+            if (bulk_piece(x, w, in, &q, rep) != 0) return -1;
+        }
+        x->exec.bulk_copies++;
+        x->exec.bulk_bytes_out += ((dst + n + 31) / 32 - dst / 32) * 32;
+    }
+    return bulk_flush(x, w, in, &q);
+}
+
 /* ---- tensor copies ---- */
 
 /* The tensor map at generic (or parameter-space) address A of lane L. */
@@ -411,8 +486,26 @@ static int read_tmap(pctx *x, pwarp *w, const pinst *in, uint64_t a, int l, tmap
     return 0;
 }
 
+/* The element type of a tensor map's elements, for a reduction. */
+static ptype tmap_ptype(tmap_type t)
+{
+    switch (t) {
+    case TMAP_U8: return PT_U8;
+    case TMAP_U16: return PT_U16;
+    case TMAP_U32: return PT_U32;
+    case TMAP_S32: return PT_S32;
+    case TMAP_U64: return PT_U64;
+    case TMAP_S64: return PT_S64;
+    case TMAP_F16: return PT_F16;
+    case TMAP_F64: return PT_F64;
+    case TMAP_BF16: return PT_BF16;
+    default: return PT_F32;
+    }
+}
+
 /* One tensor copy of lane L: the box of T at COORD between global memory
- * and shared memory at SH (already checked to hold the box).  Elements
+ * and shared memory at SH (already checked to hold the box); STORE 1 stores
+ * it, 2 reduces it into the tensor (in->imm: the operation).  Elements
  * outside the tensor read as zero (NaN with the map's NaN fill, for
  * floats) and are not written.  Global pieces go to Q. */
 static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const int64_t *coord, unsigned char *smem,
@@ -468,7 +561,8 @@ static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const i
             uint64_t rep;
             int space;
             if (ptx_locate(x, w, in, SP_GLOBAL, ga, eb, l, &gp, &rep, &space) != 0) return -1;
-            if (store) memcpy(gp, sp, eb);
+            if (store == 2) reduce_elem(gp, sp, eb, (int)in->imm, tmap_ptype(t->type), 1);
+            else if (store) memcpy(gp, sp, eb);
             else memcpy(sp, gp, eb);
             if ((rep & ~15ull) != last_piece) {
                 last_piece = rep & ~15ull;
@@ -480,8 +574,9 @@ static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const i
 }
 
 /* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c..}], [mbar]
- * and cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tmap, {c..}], [src].
- * sub 1: the store.  The tensor map's address: addr2 (sub2 1: a kernel
+ * and cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tmap, {c..}], [src],
+ * cp.reduce.async.bulk.tensor.Nd.global.shared::cta.OP.tile.bulk_group [tmap, {c..}], [src].
+ * sub 1: the store, 2: the reduction (imm: OP).  The tensor map's address: addr2 (sub2 1: a kernel
  * parameter's name, so parameter space); coordinates: xslots; the
  * shared address: addr; the mbarrier: c + imm. */
 HANDLER(tensor_copy)
@@ -632,8 +727,52 @@ static int has_prefix_mod(const raw_inst *ri, const char *prefix)
 /* cp.async.bulk{.tensor.Nd}..., cp.async.bulk.commit_group / wait_group,
  * cp.async.mbarrier.arrive.  Returns 1 if RI is none of them (plain
  * cp.async, ptx_ops_matrix.c). */
+/* cp.reduce.async.bulk{.tensor.Nd}...: decoded as the copy it is shaped
+ * like (without .reduce and the operation), then given its operation. */
+static int dec_reduce_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
+{
+    static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
+    static const int codes[] = {A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR};
+    raw_inst c = *ri;
+    c.nmods = 0;
+    int op = -1;
+    for (unsigned k = 1; k < ri->nmods; k++) {
+        int is_op = 0;
+        for (unsigned o = 0; o < 8; o++)
+            if (!strcmp(ri->mods[k], ops[o])) op = codes[o], is_op = 1;
+        if (!is_op && strcmp(ri->mods[k], "noftz")) memcpy(c.mods[c.nmods++], ri->mods[k], sizeof c.mods[0]);
+    }
+    if (op < 0) return ptx_dec_fail(p, ri, err, cap, "needs an operation (add, min, max, inc, dec, and, or, xor)");
+    int tensor = ptx_has_mod(ri, "tensor");
+    ptype t = tensor ? PT_NONE : ptx_mod_type(ri, 0);
+    if (!tensor) {
+        unsigned b = ptype_bytes(t);
+        if (b != 2 && b != 4 && b != 8) return ptx_dec_fail(p, ri, err, cap, "needs a type (.b32, .u32, .s32, .u64, .s64, .f16, .bf16, .f32, .f64, ...)");
+        if ((ptype_float(t) && op != A_ADD) || (b == 2 && !ptype_float(t)))
+            return ptx_dec_fail(p, ri, err, cap, "a bulk reduction of .%s data does not take this operation", ri->mods[ri->nmods - 1]);
+    }
+    int rc = ptx_dec_bulk(p, f, &c, in, err, cap);
+    if (rc != 0) return rc;
+    if (!in->fn) return 0;                 /* a form the copy does not support: its error if it runs */
+    if (tensor) {
+        in->sub = 2;
+        in->imm = (int64_t)op;
+        return 0;
+    }
+    int to_global = in->sub;               /* the copy's store: into global memory */
+    if (!to_global && (ptype_float(t) || ptype_bytes(t) == 2))
+        return ptx_dec_fail(p, ri, err, cap, "a bulk reduction into shared memory takes .b32, .u32, .s32, .b64 or .u64 data");
+    in->type = (uint8_t)t;
+    in->sub2 = (uint8_t)op;
+    if (!to_global) in->kind = K_OP;       /* shared to shared: no global side */
+    in->fn = bulk_reduce;
+    return 0;
+}
+
 int ptx_dec_bulk(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
 {
+    if (ri->nmods >= 3 && !strcmp(ri->mods[0], "reduce") && !strcmp(ri->mods[1], "async") && !strcmp(ri->mods[2], "bulk"))
+        return dec_reduce_bulk(p, f, ri, in, err, cap);
     if (ri->nmods >= 2 && !strcmp(ri->mods[0], "async") && !strcmp(ri->mods[1], "mbarrier")) {
         /* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar] */
         in->kind = K_OP;

@@ -14,7 +14,6 @@
 /* where local addresses are reported: word w of lane l at + (w * 32 + l) * 4 */
 #define LOCAL_REPORT 0x0000600000000000ull
 
-enum { A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS };
 
 /* One lane's place: where its bytes are and how it is reported. */
 typedef struct {
@@ -452,8 +451,7 @@ HANDLER(st)
 
 /* ---- atomics ---- */
 
-/* The new value of an atomic OP on OLD with operands B and C. */
-static uint64_t atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
+uint64_t ptx_atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
 {
     unsigned bytes = ptype_bytes(t);
     uint64_t mask = bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
@@ -462,6 +460,8 @@ static uint64_t atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c
     case A_ADD:
         if (t == PT_F32) return f32_bits(f32_from_bits((uint32_t)old) + f32_from_bits((uint32_t)b));
         if (t == PT_F64) return f64_bits(f64_from_bits(old) + f64_from_bits(b));
+        if (t == PT_F16) return ptx_float_to_half(ptx_half_to_float((uint16_t)old) + ptx_half_to_float((uint16_t)b));
+        if (t == PT_BF16) return ptx_float_to_bf16(ptx_bf16_to_float((uint16_t)old) + ptx_bf16_to_float((uint16_t)b));
         return (old + b) & mask;
     case A_MIN:
         if (ptype_signed(t)) return bytes == 8 ? ((int64_t)old < (int64_t)b ? old : b)
@@ -507,12 +507,12 @@ HANDLER(atom)
             /* global memory is shared with the other workers' blocks */
             if (size == 4) {
                 uint32_t *p32 = (uint32_t *)(void *)p[l], o = __atomic_load_n(p32, __ATOMIC_RELAXED), nv;
-                do nv = (uint32_t)atomic_new(in->sub, t, o, B[l], C[l]);
+                do nv = (uint32_t)ptx_atomic_new(in->sub, t, o, B[l], C[l]);
                 while (!__atomic_compare_exchange_n(p32, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
                 old = o;
             } else if (size == 8) {
                 uint64_t *p64 = (uint64_t *)(void *)p[l], o = __atomic_load_n(p64, __ATOMIC_RELAXED), nv;
-                do nv = atomic_new(in->sub, t, o, B[l], C[l]);
+                do nv = ptx_atomic_new(in->sub, t, o, B[l], C[l]);
                 while (!__atomic_compare_exchange_n(p64, &o, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
                 old = o;
             } else {
@@ -520,7 +520,7 @@ HANDLER(atom)
             }
         } else {
             old = load_bytes(p[l], size);
-            uint64_t nv = atomic_new(in->sub, t, old, B[l], C[l]);
+            uint64_t nv = ptx_atomic_new(in->sub, t, old, B[l], C[l]);
             memcpy(p[l], &nv, size);
         }
         if (D) D[l] = ptype_signed(t) ? sext(old, size) : old;
