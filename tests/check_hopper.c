@@ -361,6 +361,19 @@ START_TEST(test_a_tensor_reduction_adds_its_box_where_the_tensor_is_and_drops_th
 }
 END_TEST
 
+START_TEST(test_pending_count_reads_the_arrivals_a_state_left_waiting)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024];
+    ck_assert_msg(run_cluster(k, "mbar_pending", 1, 1, 32, 1, 1, "out:8", err) == 0, "%s", err);
+    unsigned out[2];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    ck_assert_uint_eq(out[0], 3);
+    ck_assert_uint_eq(out[1], 1);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once)
 {
     coalsim_kernel *k = load_cluster();
@@ -547,6 +560,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);
     tcase_add_test(core, test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once);
     tcase_add_test(core, test_bulk_reductions_add_min_and_add_halves_into_global_memory_block_after_block);
+    tcase_add_test(core, test_pending_count_reads_the_arrivals_a_state_left_waiting);
     tcase_add_test(core, test_a_bulk_reduction_into_another_ctas_shared_memory_completes_its_mbarrier);
     tcase_add_test(core, test_a_tensor_reduction_adds_its_box_where_the_tensor_is_and_drops_the_rest);
     suite_add_tcase(s, core);

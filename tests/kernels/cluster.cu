@@ -205,3 +205,20 @@ extern "C" __global__ void tma_reduce(const __grid_constant__ CUtensorMap t)
         bulk_commit_wait();
     }
 }
+
+// mbarrier.pending_count of the states two arrivals (noComplete) returned: out = {3, 1}
+extern "C" __global__ void mbar_pending(unsigned* out)
+{
+    __shared__ __align__(8) uint64_t bar;
+    if (threadIdx.x == 0) {
+        uint64_t s1, s2;
+        unsigned c1, c2;
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 4;" ::"r"(smem_u32(&bar)));
+        asm volatile("mbarrier.arrive.noComplete.shared::cta.b64 %0, [%1], 1;" : "=l"(s1) : "r"(smem_u32(&bar)) : "memory");
+        asm volatile("mbarrier.arrive.noComplete.shared::cta.b64 %0, [%1], 2;" : "=l"(s2) : "r"(smem_u32(&bar)) : "memory");
+        asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(c1) : "l"(s1));
+        asm volatile("mbarrier.pending_count.b64 %0, %1;" : "=r"(c2) : "l"(s2));
+        out[0] = c1;
+        out[1] = c2;
+    }
+}

@@ -183,15 +183,29 @@ HANDLER(mbarrier)
         if (in->sub == MB_ARRIVE) {
             unsigned n = (in->sub2 & MBF_EXPECT) ? 1 : (unsigned)v;
             sb_mark(x, ptx_lane_addr(w, in, l, 0), x->sb_now);
-            if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase;       /* the state: the phase it arrived in */
             if (n > b.pending)
                 return ptx_fail(x, in, "%u arrivals on the mbarrier at shared 0x%llx, which waits for %u more in this "
                                 "phase (lane %d, warp %u)", n, (unsigned long long)rep, b.pending, l, w->index);
+            /* the state: bit 0 the phase it arrived in (test_wait's), bits 1..20 the arrivals the phase
+             * still waited for after it (mbarrier.pending_count's) */
+            if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase | (uint64_t)(b.pending - n) << 1;
             b.pending -= n;
             if (in->sub2 & MBF_DROP) b.count -= n < b.count ? n : b.count;
         }
         mb_settle(&b);
         mb_put(p, &b);
+    }
+    return 0;
+}
+
+/* mbarrier.pending_count.b64 count, state: the arrivals the phase still
+ * waited for after the arrival that made STATE */
+HANDLER(mbarrier_pending)
+{
+    (void)x;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        SLOT(w, in->d)[l] = SLOT(w, in->a)[l] >> 1 & 0xfffff;
     }
     return 0;
 }
@@ -678,7 +692,14 @@ DECODE(dec_mbarrier)
     in->kind = K_OP;
     in->space = (uint8_t)shared_or_generic(ri);
     in->a = in->d = UINT32_MAX;
-    if (sub < 0) return 0;                  /* pending_count: unsupported, an error if it runs */
+    if (sub < 0 && ri->nmods && !strcmp(ri->mods[0], "pending_count")) {
+        /* mbarrier.pending_count.b64 count, state */
+        if (ri->nops != 2) return ptx_dec_fail(p, ri, err, cap, "needs 2 operands (count, state)");
+        if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_src(p, f, ri, 1, PT_U64, &in->a, err, cap)) return -1;
+        in->fn = mbarrier_pending;
+        return 0;
+    }
+    if (sub < 0) return 0;                  /* another form: an error naming it if it runs */
     in->sub = (uint8_t)sub;
     if (!strcmp(ri->mods[0], "arrive_drop")) in->sub2 |= MBF_DROP;
     if (sub == MB_ARRIVE && ri->nmods > 1 && !strcmp(ri->mods[1], "expect_tx")) in->sub2 |= MBF_EXPECT;
