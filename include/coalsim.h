@@ -696,6 +696,9 @@ typedef struct coalsim_exec {
     uint64_t bulk_bytes_in;     /* the boxes' bytes, the zero-filled part too (ncu: l1tex__m_xbar2l1tex_read_bytes_..._op_tma_ld) */
     uint64_t bulk_bytes_out;    /* whole 32-byte sectors of what was written (..._l1tex2xbar_write_bytes_..._op_tma_st) */
     uint64_t bulk_bytes_multicast;  /* of bulk_bytes_in, what multicast copies brought (..._op_tma_ld_dest_multicast) */
+    uint64_t bulk_bytes_red;    /* cp.reduce.async.bulk into global memory: whole 32-byte sectors (..._write_bytes_mem_global_op_tma_red;
+                                   its instructions are TMA stores, as ncu counts them) */
+    uint64_t bulk_bytes_red_dshared;   /* ... into shared memory of the cluster: bytes (..._mem_dshared_op_tma_red) */
     /* accesses to another CTA's shared memory (distributed shared memory,
      * clusters): requests and sectors of loads [0], stores [1], atomics and
      * reductions [2] (ncu: l1tex__t_{requests,sectors}_pipe_lsu_mem_dshared_op_{ld,st,atom}) */

@@ -152,6 +152,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     d->inst_gmma += s->inst_gmma;
     d->gmma_smem_bytes += s->gmma_smem_bytes;
     d->bulk_bytes_multicast += s->bulk_bytes_multicast;
+    d->bulk_bytes_red += s->bulk_bytes_red, d->bulk_bytes_red_dshared += s->bulk_bytes_red_dshared;
     for (int k = 0; k < 3; k++) d->dshared_requests[k] += s->dshared_requests[k], d->dshared_sectors[k] += s->dshared_sectors[k];
     d->bulk_copies += s->bulk_copies, d->bulk_bytes_in += s->bulk_bytes_in, d->bulk_bytes_out += s->bulk_bytes_out;
     for (int p = 0; p < COALSIM_PIPES; p++) d->pipe_inst[p] += s->pipe_inst[p];
@@ -236,6 +237,7 @@ static void exec_scale(coalsim_exec *e, double f, uint64_t blocks)
     e->bulk_copies = times(e->bulk_copies, f);
     e->bulk_bytes_in = times(e->bulk_bytes_in, f), e->bulk_bytes_out = times(e->bulk_bytes_out, f);
     e->bulk_bytes_multicast = times(e->bulk_bytes_multicast, f);
+    e->bulk_bytes_red = times(e->bulk_bytes_red, f), e->bulk_bytes_red_dshared = times(e->bulk_bytes_red_dshared, f);
     for (int k = 0; k < 3; k++)
         e->dshared_requests[k] = times(e->dshared_requests[k], f), e->dshared_sectors[k] = times(e->dshared_sectors[k], f);
     for (int p = 0; p < COALSIM_PIPES; p++) e->pipe_inst[p] *= f;

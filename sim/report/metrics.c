@@ -146,6 +146,12 @@ size_t coalsim_metrics(const coalsim_stats *st, const coalsim_report_extra *ex, 
         put(&l, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", e->bulk_bytes_out);
         put(&l, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", e->bulk_bytes_out / 32);
     }
+    if (e && (e->bulk_bytes_red || e->bulk_bytes_red_dshared)) {
+        /* cp.reduce.async.bulk (H100: gpu/results/h100/bulk_reduce) */
+        put(&l, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum", e->bulk_bytes_red);
+        put(&l, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum", e->bulk_bytes_red / 32);
+        put(&l, "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_red.sum", e->bulk_bytes_red_dshared);
+    }
     if (e) {
         put(&l, "smsp__inst_executed.sum", e->inst_executed);
         put(&l, "smsp__thread_inst_executed.sum", e->thread_inst_executed);

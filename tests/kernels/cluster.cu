@@ -206,7 +206,8 @@ extern "C" __global__ void tma_reduce(const __grid_constant__ CUtensorMap t)
     }
 }
 
-// mbarrier.pending_count of the states two arrivals (noComplete) returned: out = {3, 1}
+// mbarrier.pending_count of the states two arrivals (noComplete) returned: out = {4, 3} on the H100
+// (the count each arrival found)
 extern "C" __global__ void mbar_pending(unsigned* out)
 {
     __shared__ __align__(8) uint64_t bar;

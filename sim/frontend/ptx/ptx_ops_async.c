@@ -187,8 +187,9 @@ HANDLER(mbarrier)
                 return ptx_fail(x, in, "%u arrivals on the mbarrier at shared 0x%llx, which waits for %u more in this "
                                 "phase (lane %d, warp %u)", n, (unsigned long long)rep, b.pending, l, w->index);
             /* the state: bit 0 the phase it arrived in (test_wait's), bits 1..20 the arrivals the phase
-             * still waited for after it (mbarrier.pending_count's) */
-            if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase | (uint64_t)(b.pending - n) << 1;
+             * waited for when it came (mbarrier.pending_count's: the H100 gives 4 and 3 for arrivals
+             * of 1 and 2 on a barrier of 4, gpu/results/h100/bulk_reduce) */
+            if (in->sub2 & MBF_TOKEN) SLOT(w, in->d)[l] = b.phase | (uint64_t)b.pending << 1;
             b.pending -= n;
             if (in->sub2 & MBF_DROP) b.count -= n < b.count ? n : b.count;
         }
@@ -198,8 +199,8 @@ HANDLER(mbarrier)
     return 0;
 }
 
-/* mbarrier.pending_count.b64 count, state: the arrivals the phase still
- * waited for after the arrival that made STATE */
+/* mbarrier.pending_count.b64 count, state: the arrivals the phase waited
+ * for when the arrival that made STATE came */
 HANDLER(mbarrier_pending)
 {
     (void)x;
@@ -462,6 +463,7 @@ HANDLER(bulk_reduce)
             for (uint64_t o = 0; o < n; o += eb) reduce_elem(dp + o, sp + o, eb, in->sub2, t, 0);
             if (mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
             x->exec.bulk_copies++;
+            x->exec.bulk_bytes_red_dshared += n;
             continue;
         }
         for (uint64_t o = 0; o < n; o += 16) {
@@ -472,7 +474,7 @@ HANDLER(bulk_reduce)
             if (bulk_piece(x, w, in, &q, rep) != 0) return -1;
         }
         x->exec.bulk_copies++;
-        x->exec.bulk_bytes_out += ((dst + n + 31) / 32 - dst / 32) * 32;
+        x->exec.bulk_bytes_red += ((dst + n + 31) / 32 - dst / 32) * 32;
     }
     return bulk_flush(x, w, in, &q);
 }
@@ -628,7 +630,8 @@ HANDLER(tensor_copy)
                 return -1;
         }
         x->exec.bulk_copies++;
-        if (store) x->exec.bulk_bytes_out += written;
+        if (store == 2) x->exec.bulk_bytes_red += written;
+        else if (store) x->exec.bulk_bytes_out += written;
         else x->exec.bulk_bytes_in += bytes * nd;     /* the whole box, its zero-filled part too, in each CTA that
                                                          receives it (ncu, H100: gpu/results/h100/{hopper,cluster}) */
         if (in->nvec) x->exec.bulk_bytes_multicast += bytes * nd;
