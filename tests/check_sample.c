@@ -274,6 +274,32 @@ START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
 }
 END_TEST
 
+START_TEST(test_sample_is_stated_in_the_text_json_and_html_reports)
+{
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_transpose("512", &k);
+    const char *want[3] = {"sampled: 512 of 4096 blocks ran", "\"sample\": {\"blocks\": 4096, \"run\": 512",
+                           "<b>Sampled:</b> 512 of 4096 blocks ran"};
+    for (int f = 0; f < 3; f++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        if (f < 2) {
+            ck_assert_int_eq(coalsim_analysis_report(out, f ? COALSIM_JSON : COALSIM_TEXT, "t", a, NULL), 0);
+        } else {
+            coalsim_report_extra ex = {.exec = coalsim_analysis_exec(a), .sample = coalsim_analysis_sample(a)};
+            coalsim_arch arch = arch_of("hopper");
+            ck_assert_int_eq(coalsim_report_html_ext(out, "t", &arch, coalsim_analysis_stats(a), NULL, NULL, 0, &ex), 0);
+        }
+        fclose(out);
+        ck_assert_msg(strstr(buf, want[f]) != NULL, "no '%s' in report %d", want[f], f);
+        free(buf);
+    }
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_sample_auto_leaves_a_small_launch_whole)
 {
     coalsim_kernel *k1, *k2;
@@ -303,6 +329,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
     tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);
     tcase_add_test(tc, test_sample_auto_leaves_a_small_launch_whole);
     suite_add_tcase(s, tc);
     return s;

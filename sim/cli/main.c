@@ -307,7 +307,8 @@ report:
     }
     if (cf->html && status == EXIT_OK) {
         FILE *h = fopen(cf->html, "w");
-        coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an)};
+        coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an),
+                                   .sample = coalsim_analysis_sample(an)};
         if (!h || coalsim_report_html_ext(h, name, &cf->arch, coalsim_analysis_stats(an), ec.keep->req, ec.keep->res,
                                           ec.keep->n, &hx) != 0 ||
             fclose(h) != 0) {

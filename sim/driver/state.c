@@ -443,7 +443,8 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
             char path[4200];
             numbered(d->html, n, path, sizeof path);
             FILE *h = fopen(path, "w");
-            coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an)};
+            coalsim_report_extra hx = {.exec = coalsim_analysis_exec(an), .time = coalsim_analysis_time(an),
+                                       .sample = coalsim_analysis_sample(an)};
             if (!h || coalsim_report_html_ext(h, dem, &cfg.arch, coalsim_analysis_stats(an), ec->req, ec->res, ec->kept,
                                               &hx) != 0 || fclose(h) != 0) {
                 if (h) fclose(h);

@@ -64,6 +64,20 @@ int coalsim_report_html_ext(FILE *out, const char *name, const coalsim_arch *a, 
     html_text(out, name);
     fprintf(out, "</h1>\n<p>arch %s: warp %u, %u-byte sectors, %u banks x %u bytes</p>\n", a->name, a->warp_size,
             a->sector_bytes, a->banks, a->bank_width);
+    if (ex && ex->sample) {
+        const coalsim_sample *s = ex->sample;
+        fprintf(out, "<p><b>Sampled:</b> %llu of %llu blocks ran (%llu windows of up to %llu consecutive blocks); every "
+                     "count is theirs x%.4g, and the requests shown are the sample's.  Estimated error (95%%):",
+                (unsigned long long)s->run, (unsigned long long)s->blocks, (unsigned long long)s->windows_run,
+                (unsigned long long)s->window, s->factor);
+        for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) {
+            fprintf(out, "%s %s ", f ? "," : "", coalsim_sample_fig_name((coalsim_sample_fig)f));
+            if (s->estimate[f] <= 0) fprintf(out, "-");
+            else if (s->error[f] < 0) fprintf(out, "unknown");
+            else fprintf(out, "&plusmn;%.2f%%", 100 * s->error[f]);
+        }
+        fprintf(out, ".</p>\n");
+    }
     if (ex) timechart_html(out, ex->time);
     fprintf(out, "<h2>Accesses</h2>\n<table><tr><th>access</th><th>op</th><th>space</th><th>size</th>"
                  "<th>requests</th><th>sectors or wavefronts / request</th><th>ideal / request</th><th>efficiency</th></tr>\n");
