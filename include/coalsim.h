@@ -1218,12 +1218,14 @@ int coalsim_analysis_put_lanes(coalsim_analysis *an, const char *op, const char 
                                size_t cap);
 /* Run the kernel file PATH (any kind coalsim_kernel_open takes; MODULE the
  * .cu/.ptx of a listing or NULL, SASS 1 to run a .cu/.ptx's SASS) into AN:
- * KERNEL its name (NULL: the only one), GRID and BLOCK "X[,Y[,Z]]", ARGS
- * as --args, SAMPLE as --sample (NULL: auto), THREADS workers (0: every
- * core).  0, or -1 with why in err. (open.c) */
+ * KERNEL its name (NULL: the only one), GRID and BLOCK "X[,Y[,Z]]",
+ * CLUSTER "X[,Y[,Z]]" (NULL or "": the kernel's __cluster_dims__, or
+ * none), ARGS as --args, SAMPLE as --sample (NULL: auto), THREADS workers
+ * (0: every core).  0, or -1 with why in err. (open.c) */
 int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
-                                const char *block, const char *args, uint64_t dynamic_shared, const char *module,
-                                int sass, const char *sample, unsigned threads, char *err, size_t cap);
+                                const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
+                                const char *module, int sass, const char *sample, unsigned threads, char *err,
+                                size_t cap);
 /* Run the sketch file PATH (SETS: "name=value" overrides, NULL-terminated,
  * or NULL) into AN on THREADS threads (0: every core), SAMPLE as --sample
  * (NULL: auto): the requests the command's `coalsim FILE.sketch` analyses.

@@ -101,7 +101,7 @@ def _declare(lib):
     lib.coalsim_free.argtypes = [P]
     lib.coalsim_free.restype = None
     lib.coalsim_analysis_run_kernel.argtypes = [P, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
-                                                c.c_uint64, c.c_char_p, c.c_int, c.c_char_p, c.c_uint, c.c_char_p,
+                                                c.c_char_p, c.c_uint64, c.c_char_p, c.c_int, c.c_char_p, c.c_uint, c.c_char_p,
                                                 c.c_size_t]
     lib.coalsim_analysis_run_kernel.restype = c.c_int
     lib.coalsim_analysis_run_sketch.argtypes = [P, c.c_char_p, c.POINTER(c.c_char_p), c.c_char_p, c.c_uint, c.c_char_p,
@@ -203,14 +203,17 @@ class Analysis:
         return self
 
     def add_kernel(self, path, grid, block, args="", kernel=None, dynamic_shared=0, module=None, sass=False,
-                   threads=0, sample="auto"):
+                   threads=0, sample="auto", cluster=None):
         """Run a kernel into this analysis, no GPU needed: PATH is a .cu
         (compiled with nvcc or clang), a .ptx, a SASS listing (.sass) or a
         cubin; GRID and BLOCK are "X[,Y[,Z]]" strings or sequences of ints;
         (an int is X alone); ARGS is coalsim's --args list (numbers, NAME[:SIZE][=FILL] buffers);
         KERNEL names one kernel of several; MODULE is the .cu/.ptx a listing
         came from; SASS runs a .cu/.ptx's SASS (needs the CUDA toolkit);
-        SAMPLE is coalsim's --sample ("auto", "off" or a number of blocks:
+        CLUSTER ("X[,Y[,Z]]" or a sequence) launches thread-block clusters of
+        that shape, as --cluster and cudaLaunchKernelEx's attribute do (None:
+        the kernel's __cluster_dims__, if any); SAMPLE is coalsim's --sample
+        ("auto", "off" or a number of blocks:
         a large launch runs a sample of its blocks, extrapolated, and the
         report's "sample" says how many and each figure's error).  Raises Error with coalsim's message (the PTX or listing line, the
         block and lane of a bad access)."""
@@ -224,8 +227,8 @@ class Analysis:
         err = ctypes.create_string_buffer(4 * _ERRLEN)
         rc = self._lib.coalsim_analysis_run_kernel(
             self._handle(), os.fsencode(path), str(kernel).encode() if kernel else None, dims(grid).encode(),
-            dims(block).encode(), str(args).encode(), int(dynamic_shared),
-            os.fsencode(module) if module else None, 1 if sass else 0, str(sample).encode(), int(threads), err,
+            dims(block).encode(), dims(cluster).encode() if cluster is not None else None, str(args).encode(),
+            int(dynamic_shared), os.fsencode(module) if module else None, 1 if sass else 0, str(sample).encode(), int(threads), err,
             4 * _ERRLEN)
         if rc:
             raise Error(_text(err.value))

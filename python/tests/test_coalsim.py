@@ -188,6 +188,18 @@ class Kernels(unittest.TestCase):
         with self.assertRaisesRegex(coalsim.Error, "hier"):
             coalsim.analyse_kernel(ptx, l2="warm", **self.SAXPY)
 
+    def test_a_cluster_shape_runs_ctas_together_and_a_bad_one_raises(self):
+        ptx = path("tests", "kernels", "cluster.ptx")
+        # dsmem_ring reads the next CTA's shared memory: another CTA's only in a cluster
+        alone = coalsim.analyse_kernel(ptx, 8, 128, "out:4K,count:64", kernel="dsmem_ring")
+        four = coalsim.analyse_kernel(ptx, 8, 128, "out:4K,count:64", kernel="dsmem_ring", cluster=4)
+        self.assertNotIn("l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum", alone["metrics"])
+        self.assertEqual(four["metrics"]["l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum"], 32)
+        self.assertEqual(coalsim.analyse_kernel(ptx, 8, 128, "out:4K,count:64", kernel="dsmem_ring",
+                                                cluster=(4, 1, 1))["metrics"], four["metrics"])
+        with self.assertRaisesRegex(coalsim.Error, "a cluster of 3 x 1 x 1 CTAs for a grid of 8"):
+            coalsim.analyse_kernel(ptx, 8, 128, "out:4K,count:64", kernel="dsmem_ring", cluster=3)
+
     def test_kernel_errors_raise_with_the_line(self):
         with self.assertRaisesRegex(coalsim.Error, "misaligned"):
             coalsim.analyse_kernel(path("tests", "cli", "sass_hand.sass"), grid=1, block=32, args="P:128,5",

@@ -146,8 +146,9 @@ int coalsim_parse_dims(const char *s, unsigned d[3])
 }
 
 int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
-                                const char *block, const char *args, uint64_t dynamic_shared, const char *module,
-                                int sass, const char *sample, unsigned threads, char *err, size_t cap)
+                                const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
+                                const char *module, int sass, const char *sample, unsigned threads, char *err,
+                                size_t cap)
 {
     coalsim_launch l = {.kernel = kernel && *kernel ? kernel : NULL, .dynamic_shared = dynamic_shared,
                         .args = args, .threads = threads};
@@ -161,6 +162,10 @@ int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const ch
     }
     if (coalsim_parse_dims(block, l.block) != 0) {
         snprintf(err, cap, "block '%.40s': X[,Y[,Z]], each at least 1", block ? block : "(null)");
+        return -1;
+    }
+    if (cluster && *cluster && coalsim_parse_dims(cluster, l.cluster) != 0) {
+        snprintf(err, cap, "cluster '%.40s': X[,Y[,Z]], each at least 1", cluster);
         return -1;
     }
     coalsim_kernel_source src = {.module = module && *module ? module : NULL, .sass = sass};
