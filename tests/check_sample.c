@@ -112,7 +112,7 @@ static coalsim_analysis *run_fake(int random, uint64_t want, unsigned threads, i
                     .sample = sp};
     char err[256];
     ck_assert_msg(grid_run(&job, an, &cfg, err, sizeof err) == 0, "%s", err);
-    ck_assert_msg(grid_extrapolate(sp, an, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(grid_extrapolate(sp, an, 1, err, sizeof err) == 0, "%s", err);
     return an;
 }
 
@@ -274,6 +274,36 @@ START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
 }
 END_TEST
 
+START_TEST(test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks)
+{
+    coalsim_kernel *k = load_ptx_file("tests/kernels/cluster.ptx");
+    coalsim_analysis *a[2];
+    const char *mode[2] = {"off", "512"};
+    for (int i = 0; i < 2; i++) {
+        char err[1024];
+        coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+        a[i] = coalsim_analysis_new(&cfg);
+        coalsim_launch l = {.kernel = "dsmem_ring", .grid = {4096, 1, 1}, .block = {128, 1, 1}, .cluster = {4, 1, 1},
+                            .args = "out:2M,count:16K", .threads = 2};
+        ck_assert_int_eq(coalsim_sample_parse(mode[i], &l.sample), 0);
+        ck_assert_msg(coalsim_kernel_run(k, &l, a[i], &cfg, err, sizeof err) == 0, "%s", err);
+    }
+    const coalsim_sample *s = coalsim_analysis_sample(a[1]);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(s->blocks, 4096);          /* blocks, not clusters */
+    ck_assert_uint_eq(s->run % 4, 0);            /* whole clusters */
+    ck_assert_uint_lt(s->run, 700);
+    const char *m[] = {"smsp__warps_launched.sum", "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum",
+                       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "smsp__inst_executed.sum"};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        ck_assert_msg(kernel_metric(a[0], m[i]) == kernel_metric(a[1], m[i]), "%s: %llu whole, %llu sampled", m[i],
+                      (unsigned long long)kernel_metric(a[0], m[i]), (unsigned long long)kernel_metric(a[1], m[i]));
+    coalsim_analysis_free(a[0]);
+    coalsim_analysis_free(a[1]);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_sample_is_stated_in_the_text_json_and_html_reports)
 {
     coalsim_kernel *k;
@@ -329,6 +359,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
     tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);
     tcase_add_test(tc, test_sample_auto_leaves_a_small_launch_whole);
     suite_add_tcase(s, tc);

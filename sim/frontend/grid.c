@@ -705,10 +705,23 @@ int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_c
     return run_ranges(job, &all, 1, job->blocks, NULL, 0, job->blocks, NULL, an, cfg, err, cap);
 }
 
-int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, char *err, size_t cap)
+int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, unsigned ncta, char *err, size_t cap)
 {
-    int rc = coalsim_analysis_extrapolate(an, &sp->out, sp->ran, sp->nran);
-    if (rc != 0) snprintf(err, cap, "%s", coalsim_analysis_error(an));
+    int rc = 0;
+    coalsim_sample s = sp->out;
+    uint64_t *ctas = sp->ran;
+    size_t n = sp->nran;
+    if (ncta > 1 && s.sampled) {
+        s.blocks *= ncta, s.run *= ncta, s.window *= ncta;
+        ctas = malloc(n * ncta * sizeof *ctas + 1);
+        if (!ctas) rc = -1;
+        for (size_t i = 0; ctas && i < n; i++)
+            for (unsigned r = 0; r < ncta; r++) ctas[i * ncta + r] = sp->ran[i] * ncta + r;
+        n *= ncta;
+    }
+    if (rc == 0) rc = coalsim_analysis_extrapolate(an, &s, ctas, n);
+    if (rc != 0) snprintf(err, cap, "%s", ctas ? coalsim_analysis_error(an) : "out of memory");
+    if (ctas != sp->ran) free(ctas);
     free(sp->ran);
     sp->ran = NULL, sp->nran = 0;
     return rc;

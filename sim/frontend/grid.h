@@ -70,8 +70,10 @@ typedef struct grid_job {
 int grid_run(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap);
 
 /* After grid_run with SP (and the front end's coalsim_analysis_set_exec):
- * AN's counts made the launch's from the sample, SP's blocks freed.  0, or
- * -1 with why in ERR. */
-int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, char *err, size_t cap);
+ * AN's counts made the launch's from the sample, SP's blocks freed.  The
+ * grid's units are clusters of NCTA blocks (1: blocks): unit u is blocks
+ * u * NCTA ... u * NCTA + NCTA - 1, which the report and the time count.
+ * 0, or -1 with why in ERR. */
+int grid_extrapolate(grid_sampling *sp, coalsim_analysis *an, unsigned ncta, char *err, size_t cap);
 
 #endif

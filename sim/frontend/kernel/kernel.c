@@ -484,16 +484,18 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         wp[t] = &wk[t];
     }
     uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] / ncta;
-    /* a sample's units are clusters, as the workers' */
+    /* a sample's units are clusters, as the workers': a window is a wave of blocks in clusters */
+    uint64_t wave = coalsim_sample_window(nblocks * ncta, l->block[0] * l->block[1] * l->block[2],
+                                          cfg->hier ? cfg->hier->sms : 0);
     grid_sampling sp = {.cfg = l->sample, .work = work_of, .held = held_of, .held_ctx = mem, .footprint = kmem_footprint(mem),
-                        .window = coalsim_sample_window(nblocks, l->block[0] * l->block[1] * l->block[2] * ncta,
-                                                        cfg->hier ? cfg->hier->sms : 0)};
+                        .window = wave / ncta ? wave / ncta : 1};
+    if (sp.cfg.mode == COALSIM_SAMPLE_BLOCKS) sp.cfg.blocks = sp.cfg.blocks / ncta ? sp.cfg.blocks / ncta : 1;   /* in clusters */
     grid_job job = {.blocks = nblocks, .threads = nthreads, .workers = wp, .run = run_block,
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
                     .progress_ctx = l->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
     rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, an, cfg, err, cap);
-    if (rc == 0) rc = grid_extrapolate(&sp, an, err, cap);
+    if (rc == 0) rc = grid_extrapolate(&sp, an, ncta, err, cap);
     else free(sp.ran);
 done:
     if (wk)

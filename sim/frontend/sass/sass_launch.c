@@ -254,7 +254,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         free(sp.ran);
         goto done;
     }
-    if (grid_extrapolate(&sp, an, err, cap) != 0) goto done;
+    if (grid_extrapolate(&sp, an, 1, err, cap) != 0) goto done;
     rc = 0;
 done:
     if (wk)

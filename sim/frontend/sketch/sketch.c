@@ -144,7 +144,7 @@ int coalsim_sketch_analyse(const coalsim_sketch *sk, const coalsim_sketch_opts *
                         .ordered = cfg->hier || cfg->each, .progress = o->progress,
                         .progress_ctx = o->progress_ctx, .chunk_start = chunk_start, .line0 = 2, .sample = &sp};
         rc = grid_run(&job, an, cfg, err, cap);
-        if (rc == 0) rc = grid_extrapolate(&sp, an, err, cap);
+        if (rc == 0) rc = grid_extrapolate(&sp, an, 1, err, cap);
         else free(sp.ran);
         /* Each worker keeps the record limit on its own records.  If all
          * together made more, where the limit falls in block order is found
