@@ -155,6 +155,33 @@ START_TEST(test_sample_of_irregular_blocks_lands_within_its_stated_error)
 }
 END_TEST
 
+START_TEST(test_sample_auto_adds_windows_while_an_error_is_large_within_its_budget)
+{
+    grid_sampling sp;
+    coalsim_analysis *full = run_fake(1, 0, 2, 1, &sp);
+    /* auto with a budget of about 1000 blocks' requests: 16 windows first (320 blocks), then, the error
+     * being above 0.5%, the budget's spread of windows too */
+    static fake f[2] = {{1}, {1}};
+    void *w[2] = {&f[0], &f[1]};
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *an = coalsim_analysis_new(&cfg);
+    sp = (grid_sampling){.cfg = {.mode = COALSIM_SAMPLE_AUTO, .budget = 8500}, .window = 20};
+    grid_job job = {.blocks = 4000, .threads = 2, .workers = w, .run = fake_block, .ordered = 1, .sample = &sp};
+    char err[256];
+    ck_assert_msg(grid_run(&job, an, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(grid_extrapolate(&sp, an, 1, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(sp.out.sampled, 1);
+    ck_assert_uint_gt(sp.out.windows_run, 16);
+    ck_assert_uint_gt(sp.out.run, 800);
+    ck_assert_uint_lt(sp.out.run, 1500);
+    double truth = (double)requests_of(full), est = (double)requests_of(an), e = sp.out.error[COALSIM_SF_REQUESTS];
+    ck_assert_msg(e > 0 && fabs(est - truth) <= e * est, "estimate %.0f, full run %.0f, stated error %.2f%%", est, truth,
+                  100 * e);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(an);
+}
+END_TEST
+
 START_TEST(test_sample_is_the_same_on_one_thread_or_two_ordered_or_not)
 {
     grid_sampling a, b, c;
@@ -356,6 +383,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_estimate_states_an_error_that_grows_with_the_windows_spread);
     tcase_add_test(tc, test_sample_of_windows_holding_whole_periods_is_exact);
     tcase_add_test(tc, test_sample_of_irregular_blocks_lands_within_its_stated_error);
+    tcase_add_test(tc, test_sample_auto_adds_windows_while_an_error_is_large_within_its_budget);
     tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
     tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);

@@ -622,9 +622,11 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
     uint64_t m1 = sp->cfg.mode == COALSIM_SAMPLE_AUTO && mfinal > COALSIM_SAMPLE_MIN_WINDOWS ? COALSIM_SAMPLE_MIN_WINDOWS
                                                                                              : mfinal;
     int rc = -1;
-    double (*fig)[COALSIM_SAMPLE_FIGS] = calloc((size_t)mfinal, sizeof *fig), (*f2)[COALSIM_SAMPLE_FIGS] = NULL;
-    uint64_t *pick = calloc((size_t)mfinal, sizeof *pick), *p2 = calloc((size_t)mfinal, sizeof *p2);
-    uint64_t *nblk = calloc((size_t)mfinal, sizeof *nblk), *add = calloc((size_t)mfinal, sizeof *add);
+    /* the two rounds' picks are two even spreads, not nested: their union holds up to m1 + mfinal */
+    size_t room = (size_t)(m1 + mfinal);
+    double (*fig)[COALSIM_SAMPLE_FIGS] = calloc(room, sizeof *fig), (*f2)[COALSIM_SAMPLE_FIGS] = NULL;
+    uint64_t *pick = calloc(room, sizeof *pick), *p2 = calloc((size_t)mfinal, sizeof *p2);
+    uint64_t *nblk = calloc(room, sizeof *nblk), *add = calloc((size_t)mfinal, sizeof *add);
     if (!fig || !pick || !p2 || !nblk || !add) goto oom;
     size_t m = coalsim_sample_pick(nwin, m1, pick);           /* pick[0] is window 0, the pilot's */
     memcpy(fig[0], pfig[0], sizeof pfig[0]);
