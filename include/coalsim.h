@@ -817,10 +817,10 @@ const char *coalsim_analysis_error(const coalsim_analysis *an);
  * budget allows. */
 typedef enum { COALSIM_SAMPLE_AUTO = 0, COALSIM_SAMPLE_OFF, COALSIM_SAMPLE_BLOCKS } coalsim_sample_mode;
 
-/* AUTO samples a launch of more than COALSIM_SAMPLE_AUTO_WINDOWS windows
- * whose whole run would cost more than COALSIM_SAMPLE_BUDGET work units (a
- * warp instruction of a kernel, a request of a sketch), spending about that
- * budget. */
+/* AUTO samples a launch whose whole run would cost more than
+ * COALSIM_SAMPLE_BUDGET work units (a warp instruction of a kernel, a
+ * request of a sketch; a sketch of COALSIM_SAMPLE_AUTO_WINDOWS windows or
+ * fewer runs whole unasked), spending about that budget. */
 #define COALSIM_SAMPLE_AUTO_WINDOWS 16
 #define COALSIM_SAMPLE_BUDGET 40000000.0
 /* ... and, where the launch's buffers are larger than this, whose blocks
