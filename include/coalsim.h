@@ -529,6 +529,8 @@ typedef struct coalsim_time {
     const char *l2;
     double cold_us;             /* warm: total_us of the launch whose L2 it inherited (the first, cold one); 0 if
                                    that one had no time */
+    int l2_unknown;             /* 1: warm or inherited was asked, but the launch before was sampled, so what it
+                                   left in L2 is not known: timed cold (l2 "cold") */
     char profile[32];           /* the profile's default_name: "" when the user named the profile */
 } coalsim_time;
 
@@ -794,7 +796,9 @@ int coalsim_analysis_merge_at(coalsim_analysis *dst, const coalsim_analysis *src
 int coalsim_analysis_set_exec(coalsim_analysis *an, const coalsim_exec *e);
 /* Start AN's L2 with what PREV's held at its end (coalsim_hier_inherit_l2);
  * both made with a hierarchy, AN before any request.  PREV's time, if it was
- * finished with one, becomes AN's cold_us.  0, or -1. */
+ * finished with one, becomes AN's cold_us.  A sampled PREV's L2 holds its
+ * sample's lines, not the whole launch's: AN then starts cold (its time
+ * says "cold").  0, or -1. */
 int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev);
 /* After the last request: predict the time (with a profile).  0, or -1. */
 int coalsim_analysis_finish(coalsim_analysis *an);

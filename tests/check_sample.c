@@ -357,6 +357,33 @@ START_TEST(test_sample_is_stated_in_the_text_json_and_html_reports)
 }
 END_TEST
 
+START_TEST(test_a_launch_after_a_sampled_one_starts_cold_and_says_why)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *first = run_transpose("512", &k1);
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    cfg.l2 = COALSIM_L2_WARM;
+    coalsim_analysis *second = coalsim_analysis_new(&cfg);
+    /* the sample's L2 holds its windows' lines, not the whole launch's last ones */
+    ck_assert_int_eq(coalsim_analysis_inherit_l2(second, first), 0);
+    char err[1024];
+    k2 = load_ptx_file("tests/kernels/seeds.ptx");
+    coalsim_launch l = {.kernel = "transpose1<false>", .grid = {32, 128, 1}, .block = {32, 8, 1},
+                        .args = "A:4M=iotaf,B:4M,1024", .threads = 2};
+    ck_assert_int_eq(coalsim_sample_parse("512", &l.sample), 0);
+    ck_assert_msg(coalsim_kernel_run(k2, &l, second, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(second), 0);
+    const coalsim_time *t = coalsim_analysis_time(second);
+    ck_assert_int_eq(t->l2_unknown, 1);
+    ck_assert_str_eq(t->l2, "cold");
+    ck_assert_double_eq(t->total_us, coalsim_analysis_time(first)->total_us);
+    coalsim_analysis_free(first);
+    coalsim_analysis_free(second);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
 START_TEST(test_sample_auto_leaves_a_small_launch_whole)
 {
     coalsim_kernel *k1, *k2;
@@ -389,6 +416,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);
+    tcase_add_test(tc, test_a_launch_after_a_sampled_one_starts_cold_and_says_why);
     tcase_add_test(tc, test_sample_auto_leaves_a_small_launch_whole);
     suite_add_tcase(s, tc);
     return s;

@@ -27,6 +27,7 @@ struct coalsim_analysis {
     coalsim_l2_start l2;       /* cfg->l2 */
     double prev_us;            /* the time of the launch whose L2 this one inherited, or 0 */
     coalsim_sample sample;     /* the counts are this sample's, extrapolated (sample.sampled) */
+    int l2_unknown;            /* it was to inherit a sampled launch's L2: started cold instead */
     char err[128];
 };
 
@@ -216,6 +217,7 @@ int coalsim_analysis_finish(coalsim_analysis *an)
                   : an->l2 == COALSIM_L2_INHERITED ? "inherited"
                                                    : NULL;
     an->time.cold_us = an->l2 == COALSIM_L2_WARM ? an->prev_us : 0;
+    an->time.l2_unknown = an->l2_unknown;
     an->timed = 1;
     return 0;
 }
@@ -325,7 +327,15 @@ void coalsim_analysis_cfg_of(const coalsim_analysis *an, coalsim_analysis_cfg *c
 int coalsim_analysis_inherit_l2(coalsim_analysis *an, const coalsim_analysis *prev)
 {
     if (!an->hier || !prev->hier) return fail(an, "the L2 of a launch without a cache model");
-    if (coalsim_hier_inherit_l2(an->hier, prev->hier) != 0) return fail(an, "L2s of different shapes");
     an->prev_us = prev->timed ? prev->time.total_us : 0;
+    /* a sampled launch's L2 holds its sample's lines, not what the whole
+     * launch leaves (the last blocks' data): unknown, so this one starts
+     * cold, and says so */
+    if (prev->sample.sampled) {
+        an->l2 = COALSIM_L2_COLD;
+        an->l2_unknown = 1;
+        return 0;
+    }
+    if (coalsim_hier_inherit_l2(an->hier, prev->hier) != 0) return fail(an, "L2s of different shapes");
     return 0;
 }

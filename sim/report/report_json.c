@@ -53,6 +53,7 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
                 tm->latency_modelled ? "true" : "false");
         /* which L2 it started with; warm: the same launch's cold time too */
         if (tm->l2) fprintf(out, ", \"l2\": \"%s\"", tm->l2);
+        if (tm->l2_unknown) fprintf(out, ", \"l2_after_sampled_launch\": true");
         if (tm->profile[0]) fprintf(out, ", \"default_profile\": \"%s\"", tm->profile);
         if (tm->l2 && !strcmp(tm->l2, "warm")) fprintf(out, ", \"cold_us\": %.6g", tm->cold_us);
         if (tm->latency_modelled)

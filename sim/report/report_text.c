@@ -175,6 +175,9 @@ static void time_text(FILE *out, const coalsim_time *tm)
                      "(cold, as ncu times it: %.1f us)\n", tm->cold_us);
     else if (tm->l2 && !strcmp(tm->l2, "inherited"))
         fprintf(out, "  L2 as the launch before it left it (the program's own events time it so)\n");
+    else if (tm->l2 && tm->l2_unknown)
+        fprintf(out, "  L2 cold: the launch before it was sampled, so what it left in L2 is not known "
+                     "(--sample off runs it whole)\n");
     else if (tm->l2)
         fprintf(out, "  L2 cold: none of its data in L2 at the start, as ncu times it "
                      "(a loop of launches back to back: --l2 warm)\n");
