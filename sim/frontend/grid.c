@@ -60,6 +60,7 @@ typedef struct grid {
     const grid_job *job;
     const coalsim_analysis_cfg *cfg;
     uint64_t pbase, ptotal;      /* progress: blocks run before these, and in all */
+    int figures;                 /* sampling: chunks add up their figures (see tally) */
     chunk *chunks;
     uint64_t nchunks, next, consumed, stop_at;   /* stop_at: no chunk past it need run */
     unsigned window;
@@ -203,7 +204,7 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
     }
     tally t = {sink, c->arch, c->fig, 0};
     uint64_t work0 = 0;
-    if (job->sample) {
+    if (g->figures) {
         sink = (coalsim_sink){tally_put, &t, tally_modelled};
         if (job->sample->work) work0 = job->sample->work(wa->w);
     }
@@ -220,7 +221,7 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
             return;
         }
     }
-    if (job->sample && job->sample->work) c->fig[COALSIM_SF_INST] = (double)(job->sample->work(wa->w) - work0);
+    if (g->figures && job->sample->work) c->fig[COALSIM_SF_INST] = (double)(job->sample->work(wa->w) - work0);
 }
 
 /* Ordered: chunk K may start: within the window, and not too many bytes
@@ -267,7 +268,6 @@ static void *worker(void *arg)
  * UINT64_MAX, for at most a fifth of a second. */
 static void wait_a_while(grid *g, uint64_t k)
 {
-
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += 200000000L;
@@ -302,9 +302,9 @@ static int run_here(const grid_job *job, const range *rg, size_t nr, double (*fi
     void *w = job->workers[0];
     uint64_t done = pbase, records = 0, first = line ? *line : job->line0;
     if (job->chunk_start) job->chunk_start(w, first);
+    coalsim_analysis_cfg cfg;
+    coalsim_analysis_cfg_of(an, &cfg);
     for (size_t k = 0; k < nr; k++) {
-        coalsim_analysis_cfg cfg;
-        coalsim_analysis_cfg_of(an, &cfg);
         tally t = {coalsim_analysis_sink(an), &cfg.arch, fig ? fig[k] : NULL, 0};
         coalsim_sink sink = fig ? (coalsim_sink){tally_put, &t, tally_modelled} : coalsim_analysis_sink(an);
         uint64_t work0 = fig && job->sample->work ? job->sample->work(w) : 0;
@@ -408,6 +408,14 @@ static int merge_all(grid *g, coalsim_analysis *an, uint64_t *lines, char *err, 
     return 0;
 }
 
+/* The chunks a range of LEN blocks is cut into: its share of NCHUNKS for
+ * BLOCKS in all (NR ranges), at least one, at most one a block. */
+static uint64_t chunks_of(uint64_t len, size_t nr, uint64_t nchunks, uint64_t blocks)
+{
+    uint64_t n = nr == 1 ? nchunks : (len * nchunks + blocks - 1) / blocks;
+    return n ? (n < len ? n : len) : 1;
+}
+
 /* Run the blocks of the ranges RG (NR of them, BLOCKS in all) into AN in
  * order; FIG (sampling) gets each range's figures. */
 static int run_ranges(const grid_job *job, const range *rg, size_t nr, uint64_t blocks,
@@ -423,12 +431,9 @@ static int run_ranges(const grid_job *job, const range *rg, size_t nr, uint64_t 
     if (nchunks > blocks) nchunks = blocks;
     /* each range cut into chunks as the whole would be, at least one each */
     uint64_t total = 0;
-    for (size_t r = 0; r < nr; r++) {
-        uint64_t len = rg[r].end - rg[r].first, n = nr == 1 ? nchunks : (len * nchunks + blocks - 1) / blocks;
-        total += n ? (n < len ? n : len) : 1;
-    }
-    grid g = {.job = job, .cfg = cfg, .pbase = pbase, .ptotal = ptotal, .nchunks = total, .stop_at = UINT64_MAX,
-              .window = threads * AHEAD_PER_THREAD};
+    for (size_t r = 0; r < nr; r++) total += chunks_of(rg[r].end - rg[r].first, nr, nchunks, blocks);
+    grid g = {.job = job, .cfg = cfg, .pbase = pbase, .ptotal = ptotal, .figures = fig != NULL, .nchunks = total,
+              .stop_at = UINT64_MAX, .window = threads * AHEAD_PER_THREAD};
     g.chunks = calloc((size_t)total, sizeof *g.chunks);
     g.pool = calloc((size_t)g.window + 1, sizeof *g.pool);
     worker_arg *wa = calloc(threads, sizeof *wa);
@@ -440,8 +445,7 @@ static int run_ranges(const grid_job *job, const range *rg, size_t nr, uint64_t 
         return -1;
     }
     for (size_t r = 0, k0 = 0; r < nr; r++) {
-        uint64_t len = rg[r].end - rg[r].first, n = nr == 1 ? nchunks : (len * nchunks + blocks - 1) / blocks;
-        n = n ? (n < len ? n : len) : 1;
+        uint64_t len = rg[r].end - rg[r].first, n = chunks_of(len, nr, nchunks, blocks);
         for (uint64_t k = 0; k < n; k++) {
             chunk *c = &g.chunks[k0 + k];
             c->g = job->ordered ? &g : NULL;

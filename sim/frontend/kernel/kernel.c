@@ -248,9 +248,6 @@ static uint64_t work_of(void *w)
     return n;
 }
 
-/* The bytes of memory the launch's blocks made so far. */
-static uint64_t held_of(const void *ctx) { return __atomic_load_n(&((const kmem *)ctx)->held, __ATOMIC_RELAXED); }
-
 static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
 {
     worker *wk = w;
@@ -487,7 +484,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
     /* a sample's units are clusters, as the workers': a window is a wave of blocks in clusters */
     uint64_t wave = coalsim_sample_window(nblocks * ncta, l->block[0] * l->block[1] * l->block[2],
                                           cfg->hier ? cfg->hier->sms : 0);
-    grid_sampling sp = {.cfg = l->sample, .work = work_of, .held = held_of, .held_ctx = mem, .footprint = kmem_footprint(mem),
+    grid_sampling sp = {.cfg = l->sample, .work = work_of, .held = kmem_held, .held_ctx = mem, .footprint = kmem_footprint(mem),
                         .window = wave / ncta ? wave / ncta : 1};
     if (sp.cfg.mode == COALSIM_SAMPLE_BLOCKS) sp.cfg.blocks = sp.cfg.blocks / ncta ? sp.cfg.blocks / ncta : 1;   /* in clusters */
     grid_job job = {.blocks = nblocks, .threads = nthreads, .workers = wp, .run = run_block,

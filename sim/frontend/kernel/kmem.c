@@ -368,3 +368,5 @@ uint64_t kmem_footprint(const kmem *m)
         if (!m->bufs[i].host) n += m->bufs[i].size;
     return n;
 }
+
+uint64_t kmem_held(const void *m) { return __atomic_load_n(&((const kmem *)m)->held, __ATOMIC_RELAXED); }

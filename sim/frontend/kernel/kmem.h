@@ -58,6 +58,9 @@ typedef struct kmem_tlb {
 /* The most bytes M's buffers can take (their sizes; an unsized one counts
  * KMEM_UNSIZED). */
 uint64_t kmem_footprint(const kmem *m);
+/* The bytes of pages and tables the kmem at M has made so far (M a const
+ * kmem *: grid_sampling's held callback). */
+uint64_t kmem_held(const void *m);
 
 /* The word the fill rule F puts at 32-bit word index I of its buffer. */
 uint32_t kfill_word(const kfill *f, uint64_t i);

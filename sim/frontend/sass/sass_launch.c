@@ -111,9 +111,6 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     return 0;
 }
 
-/* The bytes of memory the launch's blocks made so far. */
-static uint64_t held_of(const void *ctx) { return __atomic_load_n(&((const kmem *)ctx)->held, __ATOMIC_RELAXED); }
-
 /* A worker's warp instructions so far: what a block costs, for sampling. */
 static uint64_t work_of(void *w) { return ((const sctx *)w)->exec.inst_executed; }
 
@@ -202,7 +199,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         }
         wp[t] = x;
     }
-    grid_sampling sp = {.cfg = li->sample, .work = work_of, .held = held_of, .held_ctx = li->mem,
+    grid_sampling sp = {.cfg = li->sample, .work = work_of, .held = kmem_held, .held_ctx = li->mem,
                         .footprint = kmem_footprint(li->mem),
                         .window = coalsim_sample_window(li->blocks, li->block[0] * li->block[1] * li->block[2], li->sms)};
     grid_job job = {.blocks = li->blocks, .threads = nthreads, .workers = wp, .run = run_block,
