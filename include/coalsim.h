@@ -667,6 +667,9 @@ typedef struct coalsim_inst {
  *                  barriers wait for the block's last warp, and a SM
  *                  sub-partition issues one instruction a cycle for all the
  *                  block's warps on it (warp w on sub-partition w % 4).  A
+ *                  global load's (or cp.async's) bytes wait for and take
+ *                  the SM's port from L2 where a SM holds one block at a
+ *                  time (frontend/smport.h).  A
  *                  global or local load's latency depends on where it is
  *                  served, which the analysis learns only later: the path
  *                  takes it as COALSIM_PATH_LOAD_CYCLES and counts the loads

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "frontend/kernel/kmem.h"
+#include "frontend/smport.h"
 #include "helpers.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -356,18 +357,25 @@ static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigne
     return a;
 }
 
-/* The loads on a block's path as the time model sees them (ptx_sched.c):
- * one block of 32 threads. */
-static double path_loads_of(const char *text, const char *kernel, const char *args)
+/* One block of BLOCK threads' path as the time model sees it (ptx_sched.c):
+ * *CYCLES without its loads' latency, and the loads on it. */
+static double path_of(const char *text, const char *kernel, unsigned block, const char *args, double *cycles)
 {
     coalsim_kernel *k;
-    coalsim_analysis *a = run_timed(text, kernel, 32, args, &k);
+    coalsim_analysis *a = run_timed(text, kernel, block, args, &k);
     const coalsim_exec *e = coalsim_analysis_exec(a);
     ck_assert(e->path_blocks == 1);
     double loads = e->path_loads;
+    if (cycles) *cycles = e->path_cycles;
     coalsim_analysis_free(a);
     coalsim_kernel_free(k);
     return loads;
+}
+
+/* The loads on one block of 32 threads' path. */
+static double path_loads_of(const char *text, const char *kernel, const char *args)
+{
+    return path_of(text, kernel, 32, args, NULL);
 }
 
 #define SCHED_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"
@@ -386,6 +394,50 @@ START_TEST(test_kernel_a_load_waits_for_an_earlier_store_unless_read_only)
 {
     ck_assert_double_eq(path_loads_of(COPY2("ld.global.f32"), "copy2", "a:256=iotaf,b:256"), 2);
     ck_assert_double_eq(path_loads_of(COPY2("ld.global.nc.f32"), "copy2", "a:256=iotaf,b:256"), 1);
+}
+END_TEST
+
+/* Each thread brings in 16 bytes (LD: a vector load into registers, or a
+ * cp.async into shared memory and a wait) and uses them. */
+#define PORT(LD)                                                                                                 \
+    SCHED_HEAD ".visible .entry port(.param .u64 pa)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<6>;\n.reg .b32 %r<4>;\n" \
+               ".shared .align 16 .b8 s[4096];\nld.param.u64 %rd1, [pa];\nmov.u32 %r1, %tid.x;\n"                \
+               "mul.wide.u32 %rd3, %r1, 16;\nadd.s64 %rd4, %rd1, %rd3;\nshl.b32 %r2, %r1, 4;\nand.b32 %r2, %r2, 4095;\n" \
+               "mov.u32 %r3, s;\nadd.u32 %r3, %r3, %r2;\n" LD                                                   \
+               "add.f32 %f5, %f1, %f4;\nst.global.f32 [%rd4], %f5;\nret;\n}\n"
+#define PORT_LDG "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
+#define PORT_CP_ASYNC                                                                                        \
+    "cp.async.cg.shared.global [%r3], [%rd4], 16;\ncp.async.commit_group;\ncp.async.wait_group 0;\n" \
+    "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r3];\n"
+
+/* A warp's load is in a latency after it issues plus the time its bytes
+ * wait for and take through the SM's port from L2 (L2's read bandwidth over
+ * the SMs that run blocks, at most a line a cycle; smport.h): the last of 8
+ * warps loading 512 bytes each at once is in after 8 x 512 bytes' time, one
+ * warp alone after 512's.  So a one-stage tile pipeline waits for its whole
+ * tile, as the H100's HGEMMs do. */
+START_TEST(test_kernel_a_lone_blocks_loads_queue_through_its_sm_port)
+{
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    /* one block: one SM has all of L2, so the port moves a line a cycle */
+    double rate = cfg.profile->l2_gbs / (cfg.profile->sm_clock_mhz * 1e-3), line = cfg.profile->l1_lines_per_cycle * 128;
+    ck_assert_double_gt(rate, line);
+    double byte = 1 / line;   /* cycles a byte */
+    const char *kernels[] = {PORT(PORT_LDG), PORT(PORT_CP_ASYNC)};
+    for (unsigned i = 0; i < 2; i++) {
+        double one, eight;
+        path_of(kernels[i], "port", 32, "a:8K=iotaf", &one);
+        path_of(kernels[i], "port", 256, "a:8K=iotaf", &eight);
+        double want = 8 * 512 * byte - 512 * byte;
+        ck_assert_msg(fabs(eight - one - want) < 4, "%s: 8 warps %.0f, 1 warp %.0f cycles: %.0f apart, not %.0f",
+                      i ? "cp.async" : "ld.global", eight, one, eight - one, want);
+    }
+    /* the port is on the path only where a SM holds one block at a time:
+     * no more blocks than SMs, or an occupancy of one */
+    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 0, 132, 132), 1);
+    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 0, 1000, 132), 0);
+    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 200 * 1024, 1000, 132), 1);
+    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 255, 0, 1000, 132), 1);
 }
 END_TEST
 
@@ -729,6 +781,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_barrier_in_a_loop_with_dynamic_shared_memory);
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
+    tcase_add_test(c, test_kernel_a_lone_blocks_loads_queue_through_its_sm_port);
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);

@@ -13,9 +13,11 @@
  *             the two one stretch after another)
  *   dispatch  its blocks started one after another, block_ns each
  *   latency   waves = ceil(nsm / B) times a block's time: its critical path
- *             (coalsim_exec) with each global load on it taking the latency
- *             of where the loads were served (L1, L2, DRAM: lat_*_ns, the
- *             DRAM one growing with the bandwidth in use: dram_loaded), the
+ *             (coalsim_exec; where a SM holds one block at a time, a load's
+ *             bytes wait for the SM's port there: smport.h) with each global load
+ *             on it taking the latency of where the loads were served (L1,
+ *             L2, DRAM: lat_*_ns, the DRAM one growing with the bandwidth in
+ *             use: dram_loaded), the
  *             block waiting for its slowest warp (block_tail over sqrt(k)
  *             of its k load waits: round trips vary apart), plus its start,
  *             plus what the blocks a SM holds add where they are in the

@@ -450,6 +450,11 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
                  l->grid[1], l->grid[2], PTX_MAX_CLUSTER);
         goto done;
     }
+    /* the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
+    unsigned bthreads = l->block[0] * l->block[1] * l->block[2];
+    int alone = cfg->hier && cfg->profile &&
+                sm_port_alone(cfg->limits, bthreads, l->regs ? l->regs : ptx_sched_regs(prog->funcs[prog->entry]), user_smem,
+                              (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], cfg->hier->sms);
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
         memcpy(x->cdim, cdim, sizeof cdim);
@@ -464,9 +469,13 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         x->print = l->print;
         x->print_ctx = l->print_ctx;
         x->exec.isa = "PTX";
-        ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL);
-        x->interleave = cfg->hier != NULL || cfg->each != NULL;
         x->arch = &cfg->arch;
+        if (ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL, cfg->hier ? cfg->hier->sms : 0,
+                            cfg->hier ? cfg->hier->l1_bytes : 0, alone) != 0) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
+        x->interleave = cfg->hier != NULL || cfg->each != NULL;
         x->nmemo = ncount;
         x->icount = calloc(2 * ncount + 2, sizeof *x->icount);
         x->memo = calloc(ncount + 1, sizeof *x->memo);

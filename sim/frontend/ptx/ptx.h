@@ -30,6 +30,7 @@
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
 #include "frontend/kernel/kmem.h"
+#include "frontend/smport.h"
 #include "wide.h"
 
 /* ---- types ---- */
@@ -220,6 +221,7 @@ _Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach ba
 #define SB_ASYNC 4096              /* cp.async: its copy joins the warp's open group */
 #define SB_ASYNC_COMMIT 8192       /* cp.async.commit_group (wait_all: commit, then wait for all) */
 #define SB_ASYNC_WAIT 16384        /* cp.async.wait_group N (pinst.imm) or wait_all: the warp waits for its older groups */
+#define SB_L1_BYPASS 32768         /* a global load that skips L1 (cp.async.cg, ld.global.cg/.cv): its bytes always come through the SM's port */
 #define PTX_SCLASSES 56            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
@@ -258,6 +260,7 @@ typedef struct pinst {
     uint8_t sb_cls, sb_nsrc, sb_ndst;
     uint16_t sb_flags;
     uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
+    uint8_t sb_lane_bytes;     /* a global load or cp.async: the bytes a lane brings in through the SM's port (0: none) */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
     uint32_t sb_uses, sb_nuses;  /* a block's leader: the slots the block reads before it writes them (pfunc.sb_uses) */
     /* matrix instructions (ptx_ops_matrix.c): their register operands, in
@@ -465,6 +468,7 @@ typedef struct pctx {
     int sb_on;
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
     double sb_stagger;          /* cycles between the starts of a SM's blocks (the profile's block_ns) */
+    sm_port sb_smport;          /* the SM's port from L2 (smport.h) */
     /* each memory instruction's last request and its model result, reused
      * when the next is the same moved by whole lines (coalsim_model_repeats);
      * by pfunc count_base + index, made on first use; NULL: none kept */
@@ -489,7 +493,9 @@ typedef struct pctx {
  * x->exec.pipe_inst. */
 void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in);
 int ptx_sched_fix(pfunc *f);
-void ptx_sched_setup(pctx *x, const coalsim_profile *p);
+/* SMS, L1_BYTES: the GPU's, and ALONE: whether its SMs hold one block at a
+ * time, for the SM's port (smport.h).  0, or -1 if memory runs out. */
+int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone);
 void ptx_sched_barrier(pctx *x, unsigned nwarps);
 void ptx_sched_block_end(pctx *x, unsigned nwarps);
 void ptx_sched_finish(pctx *x);
@@ -499,7 +505,11 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
 /* A cp.async, commit or wait of IN issuing at *T (SB_ASYNC*): the copy's
  * arrival joins the open group, a commit closes it, a wait moves *T to when
  * the groups it waits for have arrived. */
-void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t);
+/* When a global load (or cp.async) issued at T with lanes M is in: a load's
+ * latency after T plus the time its bytes wait for and take through the
+ * SM's port from L2 (smport.h) */
+uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t t);
+void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t);
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */
 uint64_t ptx_sched_load_ready(const pctx *x);

@@ -469,7 +469,7 @@ static int run_warp(pctx *x, pwarp *w)
             if ((in->sb_flags & SB_ST_GLOBAL) && t > w->sb_stored[0]) w->sb_stored[0] = t;
             if ((in->sb_flags & SB_ST_SHARED) && t > w->sb_stored[1]) w->sb_stored[1] = t;
             if (in->sb_flags & (SB_ASYNC | SB_ASYNC_COMMIT | SB_ASYNC_WAIT)) {
-                ptx_sched_async(x, w, in, &t);
+                ptx_sched_async(x, w, in, m, &t);
                 /* the instructions after a wait issue after it (DEPBAR stalls the warp) */
                 if ((in->sb_flags & SB_ASYNC_WAIT) && t > w->sb_t) w->sb_t = t;
             }
@@ -487,7 +487,8 @@ static int run_warp(pctx *x, pwarp *w)
             w->sb_quarters += x->sb_quarters[c];
             for (int i = 0; i < COALSIM_PIPES; i++) w->sb_pq[i] += x->sb_pipe_q[c][i];
             x->sb_count[c]++;
-            for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = t + x->sb_lat[c];
+            uint64_t ready = in->sb_lane_bytes && in->sb_ndst ? ptx_sched_port(x, w, in, m, t) : t + x->sb_lat[c];
+            for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = ready;
         }
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
         ic[0]++;
@@ -682,6 +683,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     place_ctas(x, b);
     x->cl_phase = x->cl_count = 0;
     x->sb_nmbar = 0;
+    sm_port_block(&x->sb_smport);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
@@ -781,6 +783,7 @@ void ptx_ctx_free(pctx *x)
     x->nwarps = 0;
     free(x->icount);
     x->icount = NULL;
+    sm_port_free(&x->sb_smport);
     for (size_t k = 0; k < x->nmemo && x->memo; k++) free(x->memo[k]);
     free(x->memo);
     x->memo = NULL;

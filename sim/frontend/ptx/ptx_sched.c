@@ -381,6 +381,17 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     if (in->sb_cls == SC_LDSM) in->sb_flags |= SB_LOAD | SB_LD_SHARED;
     if (is(ri, "stmatrix")) in->sb_flags |= SB_ST_SHARED;
     if (in->sb_cls == SC_LDGSTS) in->sb_flags |= SB_ASYNC | SB_LD_GLOBAL | SB_ST_SHARED;
+    /* what a lane brings in through the SM's port (ptx_sched_port): a
+     * global load's bytes, a cp.async's copy size (nvec) */
+    in->sb_lane_bytes = 0;
+    if (in->sb_cls == SC_LDGSTS) {
+        in->sb_lane_bytes = in->nvec;
+        if (ptx_has_mod(ri, "cg")) in->sb_flags |= SB_L1_BYPASS;
+    } else if (in->sb_cls == SC_LD_GLOBAL && (is(ri, "ld") || is(ri, "ldu")) &&
+               (mem_space(ri) == SP_GLOBAL || mem_space(ri) == SP_GENERIC)) {
+        in->sb_lane_bytes = (uint8_t)(ptype_bytes(in->type) * (in->nvec ? in->nvec : 1));
+        if (ptx_has_mod(ri, "cg") || ptx_has_mod(ri, "cv")) in->sb_flags |= SB_L1_BYPASS;
+    }
     if (in->sb_cls == SC_DEPBAR) {
         if (!ptx_has_mod(ri, "wait_group")) in->sb_flags |= SB_ASYNC_COMMIT;
         if (!ptx_has_mod(ri, "commit_group")) in->sb_flags |= SB_ASYNC_WAIT;
@@ -682,10 +693,12 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
     if (saved > 0) x->exec.smem_wavefronts_saved += saved;
 }
 
-void ptx_sched_setup(pctx *x, const coalsim_profile *p)
+int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone)
 {
     x->sb_on = p != NULL;
     x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
+    uint64_t blocks = (uint64_t)x->grid[0] * x->grid[1] * x->grid[2];
+    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, alone) != 0) return -1;
     for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     coalsim_arch_preset("hopper", &x->sb_arch);
     memset(x->sb_count, 0, sizeof x->sb_count);
@@ -704,6 +717,7 @@ void ptx_sched_setup(pctx *x, const coalsim_profile *p)
         x->sb_lat[c] = CYC((uint64_t)(lat + 0.5)) + (k->lat == -2);
     }
     x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
+    return 0;
 }
 
 /* The later of A and the busiest sub-partition's issue since the barrier
@@ -822,10 +836,24 @@ unsigned ptx_sched_regs(const pfunc *f)
     return best;
 }
 
-void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint64_t *t)
+uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t t)
 {
-    /* a copy arrives a load's latency (and one more load on the path) after it issues */
-    if (in->sb_flags & SB_ASYNC) async_copy(&w->sb_async, *t + x->sb_lat[SC_LD_GLOBAL]);
+    uint64_t ready = t + x->sb_lat[SC_LD_GLOBAL];
+    if (!in->sb_lane_bytes || !x->sb_smport.rate || !m) return ready;
+    uint64_t a[32];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        a[l] = ptx_lane_addr(w, in, l, in->sb_cls == SC_LDGSTS);   /* cp.async: the source */
+    }
+    unsigned bytes = sm_port_bytes(&x->sb_smport, a, m, in->sb_lane_bytes, (in->sb_flags & SB_L1_BYPASS) != 0);
+    uint64_t c = t >> LOADS_BITS;
+    return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
+}
+
+void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t)
+{
+    /* a copy arrives when its load would (one more load on the path) */
+    if (in->sb_flags & SB_ASYNC) async_copy(&w->sb_async, ptx_sched_port(x, w, in, m, *t));
     if (in->sb_flags & SB_ASYNC_COMMIT) async_commit(&w->sb_async);
     if (in->sb_flags & SB_ASYNC_WAIT) {
         /* wait_group N (wait_all commits first: N = 0) */

@@ -24,6 +24,7 @@
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
 #include "frontend/kernel/kmem.h"
+#include "frontend/smport.h"
 
 #define SASS_RZ 255u        /* R255 reads 0, writes vanish */
 #define SASS_URZ 63u
@@ -270,6 +271,7 @@ typedef struct sctx {
     int sb_on;
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
     double sb_stagger;          /* cycles between the starts of a SM's blocks (the profile's block_ns) */
+    sm_port sb_smport;          /* the SM's port from L2 (smport.h) */
     double sb_pipe_rate[COALSIM_PIPES];   /* the profile's warp-instructions a SM's pipe does a cycle */
     uint64_t sb_lat[COALSIM_LATS];         /* packed */
     uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */
@@ -292,13 +294,15 @@ int sass_run_block(sctx *x, uint64_t b);
 int sass_pipe_of(const char *op, unsigned *pipe, int *lat);
 /* Set IN's pipe, latency class and scoreboard slots from its line RI. */
 void sass_sched_decode(const sraw *ri, sinst *in);
-/* Turn the critical path on (P: the profile's latencies; NULL: off). */
-void sass_sched_setup(sctx *x, const coalsim_profile *p);
+/* Turn the critical path on (P: the profile's latencies; NULL: off; SMS,
+ * L1_BYTES: the GPU's, and ALONE: whether its SMs hold one block at a time,
+ * for the SM's port, smport.h).  0, or -1 if memory runs out. */
+int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone);
 /* A block starts: every warp's scoreboard clear. */
 void sass_sched_block_start(sctx *x, unsigned nwarps);
-/* Warp W issues IN; ACTIVE: some lane executes it (else its results are
+/* Warp W issues IN with lanes M executing it (0: none, and its results are
  * not written). */
-void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active);
+void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
 /* The block's warps all arrived at a barrier: it opens. */
 void sass_sched_barrier(sctx *x, unsigned nwarps);
 /* The block is done: its path into x->exec. */
@@ -365,6 +369,8 @@ extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_op
 /* Lane L's SIZE bytes at the address operand O in shared memory (SHARED)
  * or global memory: *P the bytes, *REPORT the address a request reports.
  * 0, or -1 with the GPU's error (misaligned, outside) in X.  (sass_ops_mem.c) */
+/* Lane L's global address by the memory operand O. */
+uint64_t sass_lane_addr(const struct swarp *w, const sopnd *o, int l);
 int sass_locate(struct sctx *x, struct swarp *w, const struct sinst *in, int shared, const sopnd *o, unsigned size, int l,
                 unsigned char **p, uint64_t *report);
 

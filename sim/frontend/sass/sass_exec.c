@@ -169,7 +169,7 @@ static int run_warp(sctx *x, swarp *w)
                 x->exec.thread_inst_executed += lanes;
                 x->icount[2 * top->rpc]++;
                 x->icount[2 * top->rpc + 1] += lanes;
-                if (x->sb_on) sass_sched_issue(x, w, &p->code[top->rpc], 1);
+                if (x->sb_on) sass_sched_issue(x, w, &p->code[top->rpc], top->mask);
                 for (k = 0; k < w->narrived && w->arrived[k].pc != top->rpc; k++) {}
                 if (k == w->narrived && k < sizeof w->arrived / sizeof w->arrived[0]) {
                     w->arrived[k].pc = top->rpc;
@@ -206,7 +206,7 @@ static int run_warp(sctx *x, swarp *w)
             x->exec.thread_inst_executed += lanes;
             x->icount[2 * top->pc]++;
             x->icount[2 * top->pc + 1] += lanes;
-            if (x->sb_on) sass_sched_issue(x, w, in, m != 0);
+            if (x->sb_on) sass_sched_issue(x, w, in, m);
         }
         switch (in->kind) {
         case SK_OP:
@@ -359,6 +359,7 @@ void sass_ctx_free(sctx *x)
     free(x->warps);
     x->warps = NULL;
     x->nwarps = 0;
+    sm_port_free(&x->sb_smport);
     free(x->icount);
     x->icount = NULL;
 }

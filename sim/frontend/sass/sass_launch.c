@@ -174,6 +174,13 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     uint64_t smem = li->static_smem + li->smem_slack + li->dynamic_shared;
     for (unsigned i = 0; i < lst->nshared; i++)
         if (!strcmp(lst->shared[i].func, kernel)) smem = p.smem_reserved + lst->shared[i].bytes + li->dynamic_shared;
+    /* the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
+    uint64_t user_smem = li->user_smem;
+    for (unsigned i = 0; i < lst->nshared; i++)
+        if (!strcmp(lst->shared[i].func, kernel)) user_smem = lst->shared[i].bytes + li->dynamic_shared;
+    int alone = cfg->hier && cfg->profile &&
+                sm_port_alone(cfg->limits, li->block[0] * li->block[1] * li->block[2],
+                              lst->funcs[fi].regs ? lst->funcs[fi].regs : li->regs, user_smem, li->blocks, cfg->hier->sms);
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
     if (!wk || !wp) {
@@ -191,7 +198,11 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
         x->arch = &cfg->arch;
-        sass_sched_setup(x, cfg->hier ? cfg->profile : NULL);
+        if (sass_sched_setup(x, cfg->hier ? cfg->profile : NULL, cfg->hier ? cfg->hier->sms : 0,
+                             cfg->hier ? cfg->hier->l1_bytes : 0, alone) != 0) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
         x->interleave = cfg->hier != NULL || cfg->each != NULL;
         if (!x->smem || !x->icount) {
             snprintf(err, cap, "out of memory");
@@ -209,9 +220,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     /* the launch, for the time's occupancy: the registers the listing
      * names (nvdisasm's full listing), else the launch's (--regs, ptxas) */
     const sass_func *fn = &lst->funcs[fi];
-    uint64_t user = li->user_smem;
-    for (unsigned i = 0; i < lst->nshared; i++)
-        if (!strcmp(lst->shared[i].func, kernel)) user = lst->shared[i].bytes + li->dynamic_shared;
+    uint64_t user = user_smem;
     coalsim_exec total = {.isa = "SASS", .block_threads = li->block[0] * li->block[1] * li->block[2],
                           .regs = fn->regs ? fn->regs : li->regs, .regs_from = fn->regs ? "listing" : li->regs_from,
                           .smem_block = user};

@@ -136,6 +136,8 @@ int sass_locate(sctx *x, swarp *w, const sinst *in, int shared, const sopnd *o, 
     return 0;
 }
 
+uint64_t sass_lane_addr(const swarp *w, const sopnd *o, int l) { return lane_addr(w, o, SP_GLOBAL, l); }
+
 /* Lane L's address. */
 static uint64_t lane_addr(const swarp *w, const sopnd *o, int sp, int l)
 {

@@ -149,14 +149,17 @@ void sass_sched_decode(const sraw *ri, sinst *in)
 
 /* ---- execute ---- */
 
-void sass_sched_setup(sctx *x, const coalsim_profile *p)
+int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone)
 {
     x->sb_on = p != NULL;
     x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
+    uint64_t blocks = (uint64_t)x->grid[0] * x->grid[1] * x->grid[2];
+    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, alone) != 0) return -1;
     for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     for (int l = 0; l < COALSIM_LATS; l++) x->sb_lat[l] = CYC((uint64_t)(coalsim_lat_cycles(p, (coalsim_lat)l) + 0.5));
     x->sb_load_lat = CYC(COALSIM_PATH_LOAD_CYCLES) + 1;
     x->sb_bar_lat = x->sb_lat[COALSIM_LAT_BAR];
+    return 0;
 }
 
 void sass_sched_block_start(sctx *x, unsigned nwarps)
@@ -169,14 +172,37 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         w->sb_async = (async_groups){0};
     }
     x->sb_bar = 0;
+    sm_port_block(&x->sb_smport);
+}
+
+/* When an LDG or LDGSTS issued at T with lanes M is in: a load's latency
+ * after T plus the time its bytes wait for and take through the SM's port
+ * from L2 (smport.h). */
+static uint64_t port(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t t)
+{
+    uint64_t ready = t + x->sb_load_lat;
+    int ldgsts = in->cs_op == COALSIM_LDGSTS || in->cs_op == COALSIM_LDGSTS_BYPASS;
+    if (in->kind != SK_MEM || in->cs_space != COALSIM_GLOBAL || !(in->cs_op == COALSIM_LD || ldgsts) ||
+        !x->sb_smport.rate || !m)
+        return ready;
+    /* the global address: LDGSTS's second operand, a load's memory operand */
+    const sopnd *ao = NULL;
+    for (unsigned k = ldgsts ? 1 : 0; k < in->nops && !ao; k++)
+        if (in->o[k].kind == SO_MEM) ao = &in->o[k];
+    if (!ao) return ready;
+    uint64_t a[32];
+    for (uint32_t mm = m; mm; mm &= mm - 1) a[__builtin_ctz(mm)] = sass_lane_addr(w, ao, __builtin_ctz(mm));
+    unsigned bytes = sm_port_bytes(&x->sb_smport, a, m, in->width, in->cs_op == COALSIM_LDGSTS_BYPASS);
+    uint64_t c = t >> LOADS_BITS;
+    return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
 }
 
 /* LDGSTS, LDGDEPBAR, DEPBAR.LE SB0, N at issue time *T (asyncgroups.h):
- * the copy arrives a load's latency later. */
-static void async_step(sctx *x, swarp *w, const sinst *in, uint64_t *t)
+ * the copy arrives when a load would. */
+static void async_step(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t *t)
 {
     switch (in->async) {
-    case SASS_ASYNC_COPY: async_copy(&w->sb_async, *t + x->sb_load_lat); break;
+    case SASS_ASYNC_COPY: async_copy(&w->sb_async, port(x, w, in, m, *t)); break;
     case SASS_ASYNC_COMMIT: async_commit(&w->sb_async); break;
     case SASS_ASYNC_WAIT: {
         uint64_t n = in->nops && in->o[in->nops - 1].kind == SO_IMM ? in->o[in->nops - 1].imm : 0;
@@ -188,17 +214,17 @@ static void async_step(sctx *x, swarp *w, const sinst *in, uint64_t *t)
     }
 }
 
-void sass_sched_issue(sctx *x, swarp *w, const sinst *in, int active)
+void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
 {
     uint64_t t = w->sb_t;
     for (unsigned k = 0; k < in->sb_nsrc; k++)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
-    if (in->async) async_step(x, w, in, &t);
+    if (in->async) async_step(x, w, in, m, &t);
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
-    if (!active || !in->sb_ndst) return;
-    uint64_t r = in->lat == SASS_LAT_LOAD ? t + x->sb_load_lat : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
+    if (!m || !in->sb_ndst) return;
+    uint64_t r = in->lat == SASS_LAT_LOAD ? port(x, w, in, m, t) : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
     for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
 }
 
