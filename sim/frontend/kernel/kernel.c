@@ -363,13 +363,14 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
     return sass_launch(k->sass, entry->name, &li, an, cfg, err, cap);
 }
 
-/* What the PTX workers executed, instruction by instruction, into AN. */
+/* What the PTX workers executed, instruction by instruction, into AN
+ * (REGS: the launch's registers a thread, or run_ptx's estimate). */
 static int collect_exec(coalsim_kernel *k, const coalsim_launch *l, const ptx_program *prog, worker *wk,
-                        unsigned nthreads, size_t ncount, uint64_t user_smem, coalsim_analysis *an,
-                        const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+                        unsigned nthreads, size_t ncount, uint64_t user_smem, unsigned regs, coalsim_analysis *an,
+                        char *err, size_t cap)
 {
-    coalsim_exec e = {.isa = "PTX", .block_threads = l->block[0] * l->block[1] * l->block[2], .regs = l->regs,
-                      .regs_from = l->regs_from, .smem_block = user_smem};
+    coalsim_exec e = {.isa = "PTX", .block_threads = l->block[0] * l->block[1] * l->block[2], .regs = regs,
+                      .regs_from = !l->regs && regs ? "estimate" : l->regs_from, .smem_block = user_smem};
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
         /* instructions are counted per instruction only (the interpreter's
@@ -381,8 +382,6 @@ static int collect_exec(coalsim_kernel *k, const coalsim_launch *l, const ptx_pr
         ptx_sched_finish(x);
         coalsim_exec_add(&e, &x->exec);
     }
-    if (!e.regs && cfg->hier && cfg->profile && (e.regs = ptx_sched_regs(prog->funcs[prog->entry])))
-        e.regs_from = "estimate";
     coalsim_inst *insts = calloc(ncount + 1, sizeof *insts);
     if (!insts) {
         snprintf(err, cap, "out of memory");
@@ -450,11 +449,12 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
                  l->grid[1], l->grid[2], PTX_MAX_CLUSTER);
         goto done;
     }
-    /* the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
-    unsigned bthreads = l->block[0] * l->block[1] * l->block[2];
-    int alone = cfg->hier && cfg->profile &&
-                sm_port_alone(cfg->limits, bthreads, l->regs ? l->regs : ptx_sched_regs(prog->funcs[prog->entry]), user_smem,
-                              (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], cfg->hier->sms);
+    /* the registers a thread: the launch's, else (for the time) an estimate;
+     * the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
+    int timed = cfg->hier && cfg->profile;
+    unsigned regs = l->regs ? l->regs : timed ? ptx_sched_regs(prog->funcs[prog->entry]) : 0;
+    int alone = timed && sm_port_alone(cfg->limits, l->block[0] * l->block[1] * l->block[2], regs, user_smem,
+                                       (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], cfg->hier->sms);
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
         memcpy(x->cdim, cdim, sizeof cdim);
@@ -500,7 +500,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = l->progress,
                     .progress_ctx = l->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
-    rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, an, cfg, err, cap);
+    rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, regs, an, err, cap);
     if (rc == 0) rc = grid_extrapolate(&sp, an, ncta, err, cap);
     else free(sp.ran);
 done:
