@@ -3,14 +3,16 @@
  * (or cp.async) is in a latency after it issues plus the time its bytes
  * wait for and take through the port.  The port moves L2's read bandwidth
  * over the SMs that run the launch's blocks, at most a line a cycle (what
- * the SM's L1 data pipe moves, l1_lines_per_cycle); it is a calendar of the block's cycles, each slot holding
- * what the port moves in it, so a load takes the room its block's earlier
+ * the SM's L1 data pipe moves, l1_lines_per_cycle: too generous, as
+ * gpu/probes/sm_fill.cu measured since: a SM alone takes in about 32 KiB a
+ * microsecond with that much in flight); it is a calendar of the block's
+ * cycles, each slot holding what the port moves in it, so a load takes the room its block's earlier
  * loads left, whichever order the interpreter ran the warps in (it runs a
  * warp ahead until it waits).  A load's bytes are the distinct 32-byte
  * sectors its lanes touch that the block has not brought in already: a
  * direct-mapped record of the block's sectors, an L1's worth, stands for
  * the SM's L1 (what hits there does not come through the port; cp.async.cg,
- * ld.global.cg and LDGSTS.BYPASS, which skip L1, always do).  A one-stage
+ * ld.global.cg/.cv and LDGSTS.BYPASS, which skip L1, always do).  A one-stage
  * tile pipeline thus waits for its whole tile: the H100 ran cuda_hgemm's
  * one-stage cp.async HGEMM at 2048^3 in 93 us, two stages in 64, three or
  * four in 43.  The wait is on a SM's critical path only where the SM
