@@ -249,10 +249,10 @@ examples: $(BUILD)/coalsim
 # (gpu/probes/run_probes.sh).
 NVCC ?= nvcc
 CUDA_ARCH ?= sm_90
-# The standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu, sm_fill.cu,
+# The standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu, sm_fill.cu, sm_depth.cu,
 # atomics.cu, matrix.cu) and the tensor kernels' GPU check are compiled too, so that they keep building.
 PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pred_off $(BUILD)/probe_atomics \
-               $(BUILD)/probe_dram_pages $(BUILD)/probe_shared_miss $(BUILD)/probe_matrix $(BUILD)/probe_sm_fill \
+               $(BUILD)/probe_dram_pages $(BUILD)/probe_shared_miss $(BUILD)/probe_matrix $(BUILD)/probe_sm_fill $(BUILD)/probe_sm_depth \
                $(BUILD)/tensor_check
 probes: $(BUILD)/probe $(PROBES_ALONE)
 $(BUILD)/probe: gpu/probes/probe.cu
