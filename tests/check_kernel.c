@@ -441,6 +441,71 @@ START_TEST(test_kernel_a_lone_blocks_loads_queue_through_its_sm_port)
 }
 END_TEST
 
+/* Each warp loads four 8x8 matrices with ldmatrix, its 32 row addresses
+ * 128 bytes apart (every row in the same four banks), and stores one
+ * register of them. */
+#define LDSM32                                                                                                  \
+    SCHED_HEAD ".visible .entry ldsm32(.param .u64 pa)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<9>;\n"                \
+               ".shared .align 16 .b8 s[4096];\nld.param.u64 %rd1, [pa];\nmov.u32 %r1, %tid.x;\n"               \
+               "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nand.b32 %r2, %r1, 31;\n"                  \
+               "shl.b32 %r2, %r2, 7;\nmov.u32 %r3, s;\nadd.u32 %r3, %r3, %r2;\n"                                 \
+               "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r4, %r5, %r6, %r7}, [%r3];\n"                          \
+               "add.u32 %r8, %r4, %r7;\nst.global.u32 [%rd4], %r8;\nret;\n}\n"
+
+/* Each warp runs 8 independent mma.sync.m16n8k16 (HMMA.16816) and stores
+ * the sum of their results. */
+static const char *mma8(void)
+{
+    static char text[4096];
+    int n = snprintf(text, sizeof text,
+                     SCHED_HEAD ".visible .entry mma8(.param .u64 pa)\n{\n.reg .b64 %%rd<5>;\n.reg .f32 %%f<40>;\n"
+                     ".reg .b32 %%r<3>;\nld.param.u64 %%rd1, [pa];\nmov.u32 %%r1, %%tid.x;\n"
+                     "mul.wide.u32 %%rd3, %%r1, 4;\nadd.s64 %%rd4, %%rd1, %%rd3;\nmov.b32 %%r2, 0;\n"
+                     "mov.f32 %%f0, 0f00000000;\n");
+    for (int i = 0; i < 8; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%%f%d, %%f%d, %%f%d, %%f%d}, "
+                      "{%%r2, %%r2, %%r2, %%r2}, {%%r2, %%r2}, {%%f0, %%f0, %%f0, %%f0};\n",
+                      1 + 4 * i, 2 + 4 * i, 3 + 4 * i, 4 + 4 * i);
+    for (int i = 1; i < 8; i++) n += snprintf(text + n, sizeof text - (size_t)n, "add.f32 %%f1, %%f1, %%f%d;\n", 1 + 4 * i);
+    snprintf(text + n, sizeof text - (size_t)n, "st.global.f32 [%%rd4], %%f1;\nret;\n}\n");
+    return text;
+}
+
+/* A block alone on its SM also queues for the SM's shared data pipe with
+ * its matrix fragments' loads and for its sub-partition's tensor pipe
+ * (smport.h's calendars): of 8 warps each loading a conflicting ldmatrix
+ * at once, the last has its data 7 ldmatrix' wavefronts' time after one
+ * warp alone would; of 8 warps running 8
+ * HMMA.16816 each, two share each sub-partition's tensor pipe, so the
+ * later waits for the other's 8.  (cuda_hgemm's one-stage HGEMMs, whose
+ * warps all read their tiles after one barrier, then all run their MMAs:
+ * 0.62-0.77x of the H100's time without the queues, 0.85-1.02x with
+ * them.) */
+START_TEST(test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm)
+{
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    double wf = 1 / cfg.profile->smem_wavefronts_per_cycle, hmma = 4 / cfg.profile->pipe_per_cycle[COALSIM_PIPE_TENSOR];
+    /* the wavefronts of one warp's ldmatrix, as the bank model gives them */
+    coalsim_arch arch;
+    coalsim_arch_preset("hopper", &arch);
+    coalsim_request r = {.op = COALSIM_LDSM, .space = COALSIM_SHARED, .size = 16, .active = 0xffffffffu};
+    for (int l = 0; l < 32; l++) r.addr[l] = 128u * (unsigned)l;
+    coalsim_result res;
+    coalsim_model(&arch, &r, &res);
+    ck_assert_double_ge(res.wavefronts, 16);
+    double one, eight, want = 7 * res.wavefronts * wf;
+    path_of(LDSM32, "ldsm32", 32, "a:1K", &one);
+    path_of(LDSM32, "ldsm32", 256, "a:1K", &eight);
+    ck_assert_msg(fabs(eight - one - want) < 4, "ldmatrix: 8 warps %.0f, 1 warp %.0f cycles: %.0f apart, not %.0f",
+                  eight, one, eight - one, want);
+    path_of(mma8(), "mma8", 32, "a:1K", &one);
+    path_of(mma8(), "mma8", 256, "a:1K", &eight);
+    ck_assert_msg(fabs(eight - one - 8 * hmma) < 4, "tensor: 8 warps %.0f, 1 warp %.0f cycles: %.0f apart, not %.0f",
+                  eight, one, eight - one, 8 * hmma);
+}
+END_TEST
+
 /* b[i] = a[i] over the whole grid: one float a thread. */
 static const char warm_copy_ptx[] =
     SCHED_HEAD ".visible .entry gcopy(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
@@ -782,6 +847,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
     tcase_add_test(c, test_kernel_a_lone_blocks_loads_queue_through_its_sm_port);
+    tcase_add_test(c, test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm);
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);

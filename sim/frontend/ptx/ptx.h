@@ -413,6 +413,7 @@ typedef struct pwarp {
     uint64_t sb_stored[2];     /* the latest issue of a store to global (0) and to shared (1) memory */
     unsigned sb_iter;          /* iterations of unrolled loops taken, to join them in fours */
     int sb_join;               /* the next leader continues the block (an unrolled loop's iteration) */
+    uint64_t sb_lds_ready;     /* when the last joined shared load's data is in (ptx_sched_smem) */
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
     uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
     async_groups sb_async;     /* cp.async groups (scoreboard times) */
@@ -452,6 +453,8 @@ typedef struct pctx {
      * (sb_mbar, by CTA rank << 32 | shared offset; cleared each block), and
      * when the wait being run may issue (sb_wait_until) */
     uint64_t sb_now, sb_wait_until;
+    double sb_smem_wf;          /* the shared wavefronts the instruction running asked for (ptx_sched_smem) */
+    double sb_smem_joined;      /* a joined group's wavefronts as one LDS (< 0: not joined) */
     struct { uint64_t key, ready; } sb_mbar[64];
     unsigned sb_nmbar;
     uint64_t cluster_id;
@@ -509,6 +512,19 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
  * latency after T plus the time its bytes wait for and take through the
  * SM's port from L2 (smport.h) */
 uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t t);
+/* Where the block holds its SM alone (smport.h's calendars): the ready time
+ * READY of class C's result issued at T by W, later where W's
+ * sub-partition's tensor pipe is busy. */
+uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint64_t ready);
+/* The same for IN's shared requests (sb_smem_wf wavefronts, issued at
+ * sb_now): its destinations in SB are ready when the SM's shared data pipe
+ * has served them.  A group of loads ptxas joins into one LDS (ptx_sched.c)
+ * takes the joined request's wavefronts, and its members' data comes with
+ * its leader's. */
+void ptx_sched_smem(pctx *x, pwarp *w, uint64_t *sb, const pinst *in);
+/* Whether IN's shared requests queue so (a matrix fragment's load or store:
+ * ldmatrix, stmatrix, wmma.load/store). */
+int ptx_sched_queued(const pinst *in);
 void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t);
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */

@@ -488,6 +488,7 @@ static int run_warp(pctx *x, pwarp *w)
             for (int i = 0; i < COALSIM_PIPES; i++) w->sb_pq[i] += x->sb_pipe_q[c][i];
             x->sb_count[c]++;
             uint64_t ready = in->sb_lane_bytes && in->sb_ndst ? ptx_sched_port(x, w, in, m, t) : t + x->sb_lat[c];
+            ready = ptx_sched_tensor(x, w, c, t, ready);
             for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = ready;
         }
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
@@ -496,11 +497,13 @@ static int run_warp(pctx *x, pwarp *w)
         switch (in->kind) {
         case K_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;
+            if (x->sb_smem_wf > 0) ptx_sched_smem(x, w, fr->sb, in);
             top->pc++;
             break;
         case K_MEM:
             count_mem(x, in, m);
             if (m && in->fn(x, w, in, m) != 0) return -1;
+            if (x->sb_smem_wf > 0) ptx_sched_smem(x, w, fr->sb, in);
             fr->stack[fr->sp - 1].pc++;
             /* let the next warp issue, where the order of the requests is
              * seen (the cache model, the per-request report) */
@@ -704,7 +707,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         memset(w->sb_pq, 0, sizeof w->sb_pq);
         w->sb_iter = 0, w->sb_join = 0, w->sb_head = 0;
         memset(w->sb_ring, 0, sizeof w->sb_ring);
-        w->sb_floor = 0;
+        w->sb_floor = w->sb_lds_ready = 0;
         w->sb_async = (async_groups){0};
         w->async_open = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
@@ -847,8 +850,14 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
         }
         if (!coalsim_model_repeats(x->arch, &mm->r, r)) coalsim_model(x->arch, r, &mm->res);
         mm->r = *r;                 /* what the next one is compared with */
+        if (x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in)) x->sb_smem_wf += mm->res.wavefronts;
         rc = x->sink.put_modelled(x->sink.ctx, r, &mm->res);
     } else {
+        if (r->space == COALSIM_SHARED && x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in)) {
+            coalsim_result res;
+            coalsim_model(x->arch, r, &res);
+            x->sb_smem_wf += res.wavefronts;
+        }
         rc = x->sink.put(x->sink.ctx, r);
     }
     if (rc != 0) {

@@ -689,6 +689,7 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
     coalsim_smem(&x->sb_arch, r, &one);
     coalsim_smem(&x->sb_arch, &v, &joined);
     /* the group's loads are alike (the same rows, lane by lane) */
+    x->sb_smem_joined = joined.wavefronts;
     double saved = (double)g * one.wavefronts - joined.wavefronts;
     if (saved > 0) x->exec.smem_wavefronts_saved += saved;
 }
@@ -696,6 +697,8 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
 int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone)
 {
     x->sb_on = p != NULL;
+    x->sb_smem_wf = 0;
+    x->sb_smem_joined = -1;
     x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
     uint64_t blocks = (uint64_t)x->grid[0] * x->grid[1] * x->grid[2];
     if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, alone) != 0) return -1;
@@ -848,6 +851,38 @@ uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t
     unsigned bytes = sm_port_bytes(&x->sb_smport, a, m, in->sb_lane_bytes, (in->sb_flags & SB_L1_BYPASS) != 0);
     uint64_t c = t >> LOADS_BITS;
     return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
+}
+
+uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint64_t ready)
+{
+    unsigned q = x->sb_pipe_q[c][COALSIM_PIPE_TENSOR];
+    if (!q || !x->sb_smport.tensor[0].room) return ready;
+    uint64_t r = sm_port_tensor(&x->sb_smport, (unsigned)(w - x->warps) % 4, t >> LOADS_BITS, q / 4.0);
+    uint64_t v = CYC(r) + (t & LOADS_MASK);
+    return v > ready ? v : ready;
+}
+
+int ptx_sched_queued(const pinst *in)
+{
+    return in->sb_cls == SC_LDSM || in->sb_cls == SC_WMMA_LD_S || in->sb_cls == SC_WMMA_ST;
+}
+
+void ptx_sched_smem(pctx *x, pwarp *w, uint64_t *sb, const pinst *in)
+{
+    double wf = x->sb_smem_wf, joined = x->sb_smem_joined;
+    x->sb_smem_wf = 0;
+    x->sb_smem_joined = -1;
+    uint64_t t = x->sb_now, v;
+    if (in->sb_cls == SC_LD_JOINED) {
+        v = w->sb_lds_ready;       /* part of its leader's LDS */
+    } else {
+        uint64_t r = sm_port_smem(&x->sb_smport, t >> LOADS_BITS, in->sb_group > 1 && joined >= 0 ? joined : wf);
+        if (!r) return;
+        v = CYC(r) + (t & LOADS_MASK);
+        if (in->sb_group > 1) w->sb_lds_ready = v;
+    }
+    for (unsigned k = 0; k < in->sb_ndst; k++)
+        if (v > sb[in->sb_dst[k]]) sb[in->sb_dst[k]] = v;
 }
 
 void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t)

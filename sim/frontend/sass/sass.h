@@ -276,6 +276,8 @@ typedef struct sctx {
     uint64_t sb_lat[COALSIM_LATS];         /* packed */
     uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */
     uint64_t sb_bar;                       /* when the block's last barrier opened */
+    uint64_t sb_now;                       /* when the instruction running issued */
+    double sb_smem_wf;                     /* the shared wavefronts it asked for (sass_sched_smem) */
     swarp *warps;
     unsigned nwarps;
     char err[512];
@@ -303,6 +305,13 @@ void sass_sched_block_start(sctx *x, unsigned nwarps);
 /* Warp W issues IN with lanes M executing it (0: none, and its results are
  * not written). */
 void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
+/* Where the block holds its SM alone (smport.h's calendars): a shared
+ * request R of the instruction running (an LDSM or STSM) adds to its
+ * wavefronts, and
+ * sass_sched_smem makes IN's destinations ready when the SM's shared data
+ * pipe has served them. */
+void sass_sched_shared(sctx *x, const coalsim_request *r);
+void sass_sched_smem(sctx *x, swarp *w, const sinst *in);
 /* The block's warps all arrived at a barrier: it opens. */
 void sass_sched_barrier(sctx *x, unsigned nwarps);
 /* The block is done: its path into x->exec. */

@@ -220,6 +220,7 @@ static int run_warp(sctx *x, swarp *w)
                 x->exec.mem_inactive += !m;
             }
             if (m && in->fn(x, w, in, m) != 0) return -1;
+            if (x->sb_smem_wf > 0) sass_sched_smem(x, w, in);
             w->stack[w->sp - 1].pc++;
             if (m && x->interleave) return 0;   /* as the PTX interpreter */
             break;

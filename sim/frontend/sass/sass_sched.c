@@ -223,9 +223,35 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
+    x->sb_now = t;
     if (!m || !in->sb_ndst) return;
     uint64_t r = in->lat == SASS_LAT_LOAD ? port(x, w, in, m, t) : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
+    if (in->pipe == COALSIM_PIPE_TENSOR && x->sb_smport.tensor[0].room) {
+        /* the sub-partition's tensor pipe, where the block is alone on its SM */
+        uint64_t v = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, 1.0)) + (t & LOADS_MASK);
+        if (v > r) r = v;
+    }
     for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
+}
+
+void sass_sched_shared(sctx *x, const coalsim_request *r)
+{
+    if (!x->sb_on || !x->sb_smport.smem.room || r->space != COALSIM_SHARED || !x->arch) return;
+    if (r->op != COALSIM_LDSM && r->op != COALSIM_STSM) return;   /* LDS and STS do not queue so */
+    coalsim_result res;
+    coalsim_model(x->arch, r, &res);
+    x->sb_smem_wf += res.wavefronts;
+}
+
+void sass_sched_smem(sctx *x, swarp *w, const sinst *in)
+{
+    double wf = x->sb_smem_wf;
+    x->sb_smem_wf = 0;
+    uint64_t t = x->sb_now, r = sm_port_smem(&x->sb_smport, t >> LOADS_BITS, wf);
+    if (!r) return;
+    uint64_t v = CYC(r) + (t & LOADS_MASK);
+    for (unsigned k = 0; k < in->sb_ndst; k++)
+        if (v > w->sb_ready[in->sb_dst[k]]) w->sb_ready[in->sb_dst[k]] = v;
 }
 
 /* The later of A and the busiest sub-partition's issue since the barrier
