@@ -728,11 +728,19 @@ typedef struct coalsim_exec {
     unsigned regs;              /* registers a thread, 0: not known */
     const char *regs_from;      /* "ptxas", "--regs", "estimate", "listing" (SHI_REGISTERS; static), or NULL */
     uint64_t smem_block;        /* shared memory a block, static and dynamic, bytes */
+    /* the slowest block's path, as path_cycles and path_loads count them
+     * (the one with the most cycles, each load taken as
+     * COALSIM_PATH_LOAD_CYCLES): a launch that runs in one wave takes as
+     * long as it, whatever the blocks that exit at once */
+    double path_max_cycles, path_max_loads;
 } coalsim_exec;
 
 /* Add SRC's counts to DST's (two parts of one launch); the launch fields
  * are taken from SRC where DST has none. */
 void coalsim_exec_add(coalsim_exec *dst, const coalsim_exec *src);
+/* A block's path of CYCLES (without its loads' latency) and LOADS into E's
+ * slowest block, if it is slower. */
+void coalsim_exec_path_max(coalsim_exec *e, double cycles, double loads);
 /* A block's stretch between barriers (or to its end) into E's path_phase:
  * its busiest sub-partition issues for BUSIEST cycles, all its warps for ALL
  * (summed over the four sub-partitions), its longest chain takes LAT cycles.

@@ -506,6 +506,47 @@ START_TEST(test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm)
 }
 END_TEST
 
+/* Block 0 runs 1000 dependent FMAs and stores the result; every other
+ * block exits at once (as a GEMM's blocks past the matrix's edge do). */
+static const char slow0_ptx[] =
+    SCHED_HEAD ".visible .entry slow0(.param .u64 pa)\n{\n.reg .pred %p<3>;\n.reg .b32 %r<3>;\n.reg .f32 %f<2>;\n"
+    ".reg .b64 %rd<2>;\nmov.u32 %r1, %ctaid.x;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra DONE;\n"
+    "mov.f32 %f1, 0f3F800000;\nmov.u32 %r2, 0;\nLOOP:\nfma.rn.f32 %f1, %f1, %f1, %f1;\nadd.u32 %r2, %r2, 1;\n"
+    "setp.lt.u32 %p2, %r2, 1000;\n@%p2 bra LOOP;\nld.param.u64 %rd1, [pa];\nst.global.f32 [%rd1], %f1;\n"
+    "DONE:\nret;\n}\n";
+
+/* The predicted time's critical path of SLOW0 on GRID blocks of 32 threads. */
+static double slow0_path_us(unsigned grid)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(slow0_ptx, strlen(slow0_ptx), "slow0.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    ck_assert(a != NULL);
+    coalsim_launch l = {.kernel = "slow0", .grid = {grid, 1, 1}, .block = {32, 1, 1}, .args = "a:4", .threads = 1};
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+    const coalsim_time *t = coalsim_analysis_time(a);
+    ck_assert(t != NULL);
+    double us = t->path_us;
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+    return us;
+}
+
+/* A launch that runs in one wave is done when its slowest block is, however
+ * many of the others exit at once: the mean block's path said 8 blocks
+ * (one working) took an eighth of one block's time.  (cuda_hgemm's GEMMs
+ * at 1024x1024x8192 launch 64 blocks of which 32 have a tile.) */
+START_TEST(test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block)
+{
+    double one = slow0_path_us(1), eight = slow0_path_us(8);
+    ck_assert_double_gt(one, 1.0);     /* 1000 dependent FMAs: about 4000 cycles */
+    ck_assert_msg(fabs(eight - one) < 0.02 * one, "1 block %.3f us, 8 blocks (1 working) %.3f us", one, eight);
+}
+END_TEST
+
 /* b[i] = a[i] over the whole grid: one float a thread. */
 static const char warm_copy_ptx[] =
     SCHED_HEAD ".visible .entry gcopy(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
@@ -848,6 +889,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
     tcase_add_test(c, test_kernel_a_lone_blocks_loads_queue_through_its_sm_port);
     tcase_add_test(c, test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm);
+    tcase_add_test(c, test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block);
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);

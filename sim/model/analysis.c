@@ -160,6 +160,7 @@ void coalsim_exec_add(coalsim_exec *d, const coalsim_exec *s)
     d->path_cycles += s->path_cycles;
     d->path_loads += s->path_loads;
     d->path_blocks += s->path_blocks;
+    coalsim_exec_path_max(d, s->path_max_cycles, s->path_max_loads);
     for (int r = 0; r < COALSIM_PHASE_BLOCKS; r++) d->path_phase[r] += s->path_phase[r];
     d->smem_wavefronts_saved += s->smem_wavefronts_saved;
     d->mem_inactive += s->mem_inactive;

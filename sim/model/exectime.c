@@ -52,6 +52,7 @@ typedef struct {
     double nsm;                 /* the busiest SM's blocks */
     unsigned resident;          /* blocks it holds at once */
     double path;                /* a block's path without its loads' latency, cycles */
+    double max_path, max_k;     /* the slowest block's, and its loads */
     double dram_bytes;
     double sched_warps;         /* warps a scheduler holds at once */
     double sched_all;           /* warps a scheduler runs in all */
@@ -115,6 +116,10 @@ static double latency_at(const lat_term *L, double t)
     double start = L->p->block_ns * L->clk;
     double block = L->path + L->k * ld + (L->tail - 1) * ld * sqrt(L->k) + start;
     double waves = L->waves * block;
+    /* no launch is done before its slowest block (where blocks exit at
+     * once, as a GEMM's past the matrix's edge, the mean says less) */
+    double slowest = L->max_path + L->max_k * ld + (L->tail - 1) * ld * sqrt(L->max_k) + start;
+    if (slowest > waves) waves = slowest;
     if (start > 0 && L->resident) {
         double x = closed_queue(L->resident, block - start, &start, 1);
         if (x > 0 && L->nsm / x > waves) waves = L->nsm / x;
@@ -125,6 +130,12 @@ static double latency_at(const lat_term *L, double t)
         if (x > 0 && L->sched_all / x > waves) waves = L->sched_all / x;
     }
     return waves;
+}
+
+void coalsim_exec_path_max(coalsim_exec *e, double cycles, double loads)
+{
+    double was = e->path_max_cycles + e->path_max_loads * COALSIM_PATH_LOAD_CYCLES;
+    if (cycles + loads * COALSIM_PATH_LOAD_CYCLES > was) e->path_max_cycles = cycles, e->path_max_loads = loads;
 }
 
 void coalsim_exec_phase(coalsim_exec *e, double busiest, double all, double lat, double stagger)
@@ -210,6 +221,8 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     double inphase = held;
     if (inphase > COALSIM_PHASE_BLOCKS) inphase = COALSIM_PHASE_BLOCKS;
     L.path = (e->path_cycles + (inphase >= 1 ? e->path_phase[(int)inphase - 1] : 0)) / blocks;
+    L.max_path = e->path_max_cycles;
+    L.max_k = e->path_max_loads;
     L.tail = timing_tail_factor(p, (e->block_threads + 31) / 32);
     L.dram_bytes = (double)(c->dram_read + writes);
     /* the warps on each of the SM's 4 schedulers */

@@ -774,6 +774,7 @@ void ptx_sched_block_end(pctx *x, unsigned nwarps)
     x->exec.path_cycles += (double)(t >> LOADS_BITS) - loads * COALSIM_PATH_LOAD_CYCLES;
     x->exec.path_loads += loads;
     x->exec.path_blocks++;
+    coalsim_exec_path_max(&x->exec, (double)(t >> LOADS_BITS) - loads * COALSIM_PATH_LOAD_CYCLES, loads);
 }
 
 uint64_t ptx_sched_load_ready(const pctx *x)

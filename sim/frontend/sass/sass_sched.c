@@ -301,4 +301,5 @@ void sass_sched_block_end(sctx *x, unsigned nwarps)
     x->exec.path_cycles += (double)(t >> LOADS_BITS) - loads * COALSIM_PATH_LOAD_CYCLES;
     x->exec.path_loads += loads;
     x->exec.path_blocks++;
+    coalsim_exec_path_max(&x->exec, (double)(t >> LOADS_BITS) - loads * COALSIM_PATH_LOAD_CYCLES, loads);
 }
