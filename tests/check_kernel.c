@@ -338,11 +338,11 @@ START_TEST(test_kernel_bad_ptx_names_the_line)
 }
 END_TEST
 
-/* Run KERNEL of the PTX TEXT as one block of BLOCK threads with the H100's
+/* Run KERNEL of the PTX TEXT as GRID blocks of BLOCK threads with the H100's
  * profile, as --hier --profile does; *KP gets the kernel, to free after
  * the analysis returned. */
-static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigned block, const char *args,
-                                   coalsim_kernel **kp)
+static coalsim_analysis *run_timed_grid(const char *text, const char *kernel, unsigned grid, unsigned block,
+                                        const char *args, coalsim_kernel **kp)
 {
     char err[1024];
     coalsim_kernel *k = coalsim_kernel_load_ptx(text, strlen(text), "sched.ptx", err, sizeof err);
@@ -350,11 +350,18 @@ static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigne
     coalsim_analysis_cfg cfg = h100_timed_cfg();
     coalsim_analysis *a = coalsim_analysis_new(&cfg);
     ck_assert(a != NULL);
-    coalsim_launch l = {.kernel = kernel, .grid = {1, 1, 1}, .block = {block, 1, 1}, .args = args, .threads = 1};
+    coalsim_launch l = {.kernel = kernel, .grid = {grid, 1, 1}, .block = {block, 1, 1}, .args = args, .threads = 1};
     ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
     ck_assert(coalsim_analysis_exec(a) != NULL);
     *kp = k;
     return a;
+}
+
+/* One block of TEXT's KERNEL, timed with the H100's profile. */
+static coalsim_analysis *run_timed(const char *text, const char *kernel, unsigned block, const char *args,
+                                   coalsim_kernel **kp)
+{
+    return run_timed_grid(text, kernel, 1, block, args, kp);
 }
 
 /* One block of BLOCK threads' path as the time model sees it (ptx_sched.c):
@@ -518,14 +525,8 @@ static const char slow0_ptx[] =
 /* The predicted time's critical path of SLOW0 on GRID blocks of 32 threads. */
 static double slow0_path_us(unsigned grid)
 {
-    char err[1024];
-    coalsim_kernel *k = coalsim_kernel_load_ptx(slow0_ptx, strlen(slow0_ptx), "slow0.ptx", err, sizeof err);
-    ck_assert_msg(k != NULL, "%s", err);
-    coalsim_analysis_cfg cfg = h100_timed_cfg();
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    ck_assert(a != NULL);
-    coalsim_launch l = {.kernel = "slow0", .grid = {grid, 1, 1}, .block = {32, 1, 1}, .args = "a:4", .threads = 1};
-    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed_grid(slow0_ptx, "slow0", grid, 32, "a:4", &k);
     ck_assert_int_eq(coalsim_analysis_finish(a), 0);
     const coalsim_time *t = coalsim_analysis_time(a);
     ck_assert(t != NULL);

@@ -853,12 +853,15 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
         if (x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in)) x->sb_smem_wf += mm->res.wavefronts;
         rc = x->sink.put_modelled(x->sink.ctx, r, &mm->res);
     } else {
-        if (r->space == COALSIM_SHARED && x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in)) {
-            coalsim_result res;
+        if (r->space == COALSIM_SHARED && x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in) &&
+            x->sink.put_modelled) {
+            coalsim_result res;      /* modelled once, for the calendar and the sink */
             coalsim_model(x->arch, r, &res);
             x->sb_smem_wf += res.wavefronts;
+            rc = x->sink.put_modelled(x->sink.ctx, r, &res);
+        } else {
+            rc = x->sink.put(x->sink.ctx, r);
         }
-        rc = x->sink.put(x->sink.ctx, r);
     }
     if (rc != 0) {
         snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");

@@ -865,7 +865,8 @@ uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint6
 
 int ptx_sched_queued(const pinst *in)
 {
-    return in->sb_cls == SC_LDSM || in->sb_cls == SC_WMMA_LD_S || in->sb_cls == SC_WMMA_ST;
+    /* stmatrix issues as a store (SC_ST): its request says what it is */
+    return in->sb_cls == SC_LDSM || in->sb_cls == SC_WMMA_LD_S || in->sb_cls == SC_WMMA_ST || in->cs_op == COALSIM_STSM;
 }
 
 void ptx_sched_smem(pctx *x, pwarp *w, uint64_t *sb, const pinst *in)

@@ -305,12 +305,12 @@ void sass_sched_block_start(sctx *x, unsigned nwarps);
 /* Warp W issues IN with lanes M executing it (0: none, and its results are
  * not written). */
 void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
-/* Where the block holds its SM alone (smport.h's calendars): a shared
- * request R of the instruction running (an LDSM or STSM) adds to its
- * wavefronts, and
- * sass_sched_smem makes IN's destinations ready when the SM's shared data
- * pipe has served them. */
-void sass_sched_shared(sctx *x, const coalsim_request *r);
+/* Hand an LDSM's or STSM's request R to the sink (0, or the sink's
+ * error); where the block holds its SM alone (smport.h's calendars), its
+ * wavefronts add to the instruction's, and sass_sched_smem makes IN's
+ * destinations ready when the SM's shared data pipe has served them (LDS
+ * and STS do not queue so). */
+int sass_sched_shared(sctx *x, const coalsim_request *r);
 void sass_sched_smem(sctx *x, swarp *w, const sinst *in);
 /* The block's warps all arrived at a barrier: it opens. */
 void sass_sched_barrier(sctx *x, unsigned nwarps);

@@ -90,8 +90,7 @@ static int rows(sctx *x, swarp *w, const sinst *in, const sopnd *ao, unsigned n,
     r.op = op, r.space = COALSIM_SHARED, r.size = 16, r.block = x->block_id, r.warp = w->index;
     r.active = n == 4 ? 0xffffffffu : (1u << (8 * n)) - 1;
     r.label = in->label, r.label_id = in->label_id, r.line = in->line;
-    sass_sched_shared(x, &r);
-    if (x->sink.put(x->sink.ctx, &r) != 0) {
+    if (sass_sched_shared(x, &r) != 0) {
         snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
         return -1;
     }

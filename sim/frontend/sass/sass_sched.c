@@ -234,13 +234,14 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
 }
 
-void sass_sched_shared(sctx *x, const coalsim_request *r)
+int sass_sched_shared(sctx *x, const coalsim_request *r)
 {
-    if (!x->sb_on || !x->sb_smport.smem.room || r->space != COALSIM_SHARED || !x->arch) return;
-    if (r->op != COALSIM_LDSM && r->op != COALSIM_STSM) return;   /* LDS and STS do not queue so */
+    if (!x->sb_on || !x->sb_smport.smem.room || !x->arch || !x->sink.put_modelled) return x->sink.put(x->sink.ctx, r);
+    /* modelled once, for the calendar and the sink */
     coalsim_result res;
     coalsim_model(x->arch, r, &res);
     x->sb_smem_wf += res.wavefronts;
+    return x->sink.put_modelled(x->sink.ctx, r, &res);
 }
 
 void sass_sched_smem(sctx *x, swarp *w, const sinst *in)
