@@ -440,11 +440,13 @@ START_TEST(test_kernel_a_lone_blocks_loads_queue_through_its_sm_port)
                       i ? "cp.async" : "ld.global", eight, one, eight - one, want);
     }
     /* the port is on the path only where a SM holds one block at a time:
-     * no more blocks than SMs, or an occupancy of one */
-    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 0, 132, 132), 1);
-    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 0, 1000, 132), 0);
-    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 32, 200 * 1024, 1000, 132), 1);
-    ck_assert_int_eq(sm_port_alone(cfg.limits, 256, 255, 0, 1000, 132), 1);
+     * no more blocks than SMs, or an occupancy of one; else a SM holds the
+     * smaller of its occupancy and its share of the blocks */
+    ck_assert_uint_eq(sm_port_held(cfg.limits, 256, 32, 0, 132, 132), 1);
+    ck_assert_uint_eq(sm_port_held(cfg.limits, 256, 32, 0, 1000, 132), 8);
+    ck_assert_uint_eq(sm_port_held(cfg.limits, 256, 32, 0, 264, 132), 2);
+    ck_assert_uint_eq(sm_port_held(cfg.limits, 256, 32, 200 * 1024, 1000, 132), 1);
+    ck_assert_uint_eq(sm_port_held(cfg.limits, 256, 255, 0, 1000, 132), 1);
 }
 END_TEST
 
@@ -510,6 +512,66 @@ START_TEST(test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm)
     path_of(mma8(), "mma8", 256, "a:1K", &eight);
     ck_assert_msg(fabs(eight - one - 8 * hmma) < 4, "tensor: 8 warps %.0f, 1 warp %.0f cycles: %.0f apart, not %.0f",
                   eight, one, eight - one, 8 * hmma);
+}
+END_TEST
+
+/* Each warp loads four 8x8 matrices with ldmatrix 4 times, its row
+ * addresses 128 bytes apart (conflicting), runs one mma.sync on them and a
+ * chain of 160 dependent FMAs on its result: about half its path on the
+ * SM's shared data pipe, half off it. */
+static const char *ldsm_then_fma(void)
+{
+    static char text[8192];
+    int n = snprintf(text, sizeof text,
+                     SCHED_HEAD ".visible .entry ldsmfma(.param .u64 pa)\n{\n.reg .b64 %%rd<5>;\n.reg .b32 %%r<24>;\n"
+                     ".reg .f32 %%f<8>;\n.shared .align 16 .b8 s[4096];\nld.param.u64 %%rd1, [pa];\nmov.u32 %%r1, %%tid.x;\n"
+                     "mul.wide.u32 %%rd3, %%r1, 4;\nadd.s64 %%rd4, %%rd1, %%rd3;\nand.b32 %%r2, %%r1, 31;\n"
+                     "shl.b32 %%r2, %%r2, 7;\nmov.u32 %%r3, s;\nadd.u32 %%r3, %%r3, %%r2;\nmov.f32 %%f0, 0f00000000;\n");
+    for (int i = 0; i < 4; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%%r%d, %%r%d, %%r%d, %%r%d}, [%%r3+%d];\n", 4 + 4 * i,
+                      5 + 4 * i, 6 + 4 * i, 7 + 4 * i, 16 * i);
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%%f1, %%f2, %%f3, %%f4}, "
+                  "{%%r4, %%r9, %%r14, %%r19}, {%%r5, %%r18}, {%%f0, %%f0, %%f0, %%f0};\n");
+    for (int i = 0; i < 160; i++) n += snprintf(text + n, sizeof text - (size_t)n, "fma.rn.f32 %%f1, %%f1, %%f1, %%f2;\n");
+    snprintf(text + n, sizeof text - (size_t)n, "st.global.f32 [%%rd4], %%f1;\nret;\n}\n");
+    return text;
+}
+
+/* A block's warps queue for its SM's shared data pipe and tensor pipes
+ * whether or not the SM holds other blocks (smport.h's calendars at the
+ * pipes' whole rate), and the blocks a SM holds at once share the busiest
+ * of them as a closed queue (exectime.c): two blocks a SM of 8 warps that
+ * spend half their paths on the shared data pipe take longer than either
+ * one block's path or the pipe's work says.  (LeetCUDA's FlashAttention-2 forwards, 2-4 blocks of 4
+ * warps a SM, whose paths had the pipes to themselves: 0.69-0.97x of the
+ * H100's time, 0.76-1.09x with both.) */
+START_TEST(test_kernel_blocks_that_share_a_sm_queue_for_its_busiest_pipe)
+{
+    const char *texts[] = {mma8(), ldsm_then_fma()}, *names[] = {"mma8", "ldsmfma"};
+    for (int i = 0; i < 2; i++) {
+        double path[2], us[2], pipe_us = 0;
+        unsigned grids[2] = {132, 264};   /* one block a SM, then two */
+        for (int g = 0; g < 2; g++) {
+            coalsim_kernel *kp;
+            coalsim_analysis *a = run_timed_grid(texts[i], names[i], grids[g], 256, "a:1K", &kp);
+            const coalsim_exec *e = coalsim_analysis_exec(a);
+            path[g] = e->path_cycles / (double)e->path_blocks;
+            ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+            const coalsim_time *t = coalsim_analysis_time(a);
+            us[g] = t->path_us;
+            if (g) pipe_us = t->smem_us;
+            coalsim_analysis_free(a);
+            coalsim_kernel_free(kp);
+        }
+        ck_assert_msg(fabs(path[1] - path[0]) < 1, "%s: a block's path %.0f cycles alone on its SM, %.0f with another",
+                      names[i], path[0], path[1]);
+        if (i == 1)
+            ck_assert_msg(us[1] > 1.15 * us[0] && us[1] > 1.15 * pipe_us,
+                          "ldsmfma: two blocks a SM %.4f us, not more than one's %.4f us and the data pipe's %.4f us", us[1],
+                          us[0], pipe_us);
+    }
 }
 END_TEST
 
@@ -890,6 +952,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
     tcase_add_test(c, test_kernel_a_lone_blocks_loads_queue_through_its_sm_port);
     tcase_add_test(c, test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm);
+    tcase_add_test(c, test_kernel_blocks_that_share_a_sm_queue_for_its_busiest_pipe);
     tcase_add_test(c, test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block);
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);

@@ -1,5 +1,5 @@
-/* What a lone block queues for on its SM: the port from L2, the shared data
- * pipe, the tensor pipes (smport.h). */
+/* What a block queues for on its SM: the port from L2 (a lone block), the
+ * shared data pipe, the tensor pipes (smport.h). */
 #include <stdlib.h>
 
 #include "frontend/smport.h"
@@ -10,12 +10,15 @@
 #define CAL_FIRST 4096          /* calendar slots at first */
 #define CAL_MAX (1u << 22)      /* at most (32 MB a calendar): 4 M cycles before times wrap */
 
-int sm_port_alone(const coalsim_sm_limits *lim, unsigned threads, unsigned regs, uint64_t smem, uint64_t blocks,
-                  unsigned sms)
+unsigned sm_port_held(const coalsim_sm_limits *lim, unsigned threads, unsigned regs, uint64_t smem, uint64_t blocks,
+                      unsigned sms)
 {
     coalsim_occupancy occ;
+    if (!sms || !blocks) return 0;
     if (blocks <= sms) return 1;
-    return lim && coalsim_occupancy_of(lim, threads, regs, smem, &occ) == 0 && occ.blocks <= 1;
+    if (!lim || coalsim_occupancy_of(lim, threads, regs, smem, &occ) != 0 || !occ.blocks) return 0;
+    uint64_t nsm = (blocks + sms - 1) / sms;   /* the busiest SM's blocks */
+    return occ.blocks < nsm ? occ.blocks : (unsigned)nsm;
 }
 
 static int cal_init(sm_cal *c, double rate)
@@ -34,20 +37,25 @@ static void cal_free(sm_cal *c)
 }
 
 int sm_port_init(sm_port *p, const coalsim_profile *profile, unsigned sms, uint64_t blocks, uint64_t l1_bytes,
-                 int alone)
+                 unsigned held)
 {
     *p = (sm_port){0};
-    if (!alone || !profile || profile->l2_gbs <= 0 || !sms || !blocks || profile->sm_clock_mhz <= 0) return 0;
-    double busy = blocks < sms ? (double)blocks : sms;   /* the SMs that run blocks */
-    p->rate = profile->l2_gbs / busy / (profile->sm_clock_mhz * 1e-3);
-    if (profile->l1_lines_per_cycle > 0 && p->rate > profile->l1_lines_per_cycle * 128)
-        p->rate = profile->l1_lines_per_cycle * 128;
+    if (!held || !profile || profile->l2_gbs <= 0 || !sms || !blocks || profile->sm_clock_mhz <= 0) return 0;
     uint32_t slots = 1;
-    while ((uint64_t)slots * 2 * SECTOR <= l1_bytes && slots < (1u << 20)) slots *= 2;
-    p->sector = calloc(slots, sizeof *p->sector);
-    p->gen = calloc(slots, sizeof *p->gen);
-    int bad = !p->sector || !p->gen || cal_init(&p->l2, p->rate) != 0;
-    /* the shared data pipe and the tensor pipes, where the profile has them */
+    int bad = 0;
+    if (held == 1) {
+        double busy = blocks < sms ? (double)blocks : sms;   /* the SMs that run blocks */
+        p->rate = profile->l2_gbs / busy / (profile->sm_clock_mhz * 1e-3);
+        if (profile->l1_lines_per_cycle > 0 && p->rate > profile->l1_lines_per_cycle * 128)
+            p->rate = profile->l1_lines_per_cycle * 128;
+        while ((uint64_t)slots * 2 * SECTOR <= l1_bytes && slots < (1u << 20)) slots *= 2;
+        p->sector = calloc(slots, sizeof *p->sector);
+        p->gen = calloc(slots, sizeof *p->gen);
+        bad = !p->sector || !p->gen || cal_init(&p->l2, p->rate) != 0;
+    }
+    /* the shared data pipe and the tensor pipes, where the profile has
+     * them, for the block's own warps (what the other blocks the SM holds
+     * take of them: exectime.c) */
     if (!bad && profile->smem_wavefronts_per_cycle > 0) {
         bad = cal_init(&p->smem, profile->smem_wavefronts_per_cycle) != 0;
         p->smem_lat = coalsim_lat_cycles(profile, COALSIM_LAT_SMEM) - 1 / profile->smem_wavefronts_per_cycle;

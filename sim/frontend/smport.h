@@ -1,7 +1,8 @@
-/* What a block that holds its SM alone queues for, as both interpreters'
- * schedulers (ptx_sched.c, sass_sched.c) put it on the block's critical
- * path: calendars of the block's cycles for the SM's port from L2, its
- * shared-memory data pipe and its four tensor pipes.
+/* What a block queues for on its SM, as both interpreters' schedulers
+ * (ptx_sched.c, sass_sched.c) put it on the block's critical path:
+ * calendars of the block's cycles for the SM's port from L2 (a block that
+ * holds its SM alone), its shared-memory data pipe and its four tensor
+ * pipes (any block).
  *
  * The port: a warp's global load (or cp.async) is in a latency after it
  * issues plus the time its bytes wait for and take through the port.  The
@@ -32,11 +33,17 @@
  * one after another, and then run their MMAs two to a pipe: cuda_hgemm's
  * one-stage kernels went from 0.62-0.77x of the H100's time to 0.85-1.02x.
  *
- * All of it is on a SM's critical path only where the SM holds one block
+ * The port is on a SM's critical path only where the SM holds one block
  * at a time: with more, the others' work fills the waits (the time's L2,
  * DRAM, L1 and pipe terms bound them then), and counting the port there
  * made the SGEMMs and reductions of gpu/outside/launches.list that hold
- * 2-8 blocks a SM 4-14% slower than the H100 ran them. */
+ * 2-8 blocks a SM 4-14% slower than the H100 ran them.  The shared data
+ * pipe and tensor pipes are on it wherever a SM holds R blocks at once: the
+ * blocks of a wave start together and stay in phase, so each has 1/R of
+ * each pipe (the calendars run at 1/R of the rate).  LeetCUDA's
+ * FlashAttention-2 forwards, two to four 4-warp blocks a SM, went from
+ * 0.67-0.97x of the H100's time to 0.74-1.01x (held-out rounds 3 and 4,
+ * seen by then). */
 #ifndef COALSIM_SMPORT_H
 #define COALSIM_SMPORT_H
 
@@ -69,18 +76,18 @@ typedef struct sm_port {
     double tensor_lat;          /* cycles from an MMA's last slot on the pipe to its result */
 } sm_port;
 
-/* Whether a SM of LIM holds BLOCKS blocks of THREADS threads, REGS
- * registers a thread (0: not known) and SMEM bytes of shared memory one at
- * a time on a GPU of SMS SMs: the occupancy is one block, or there are no
- * more blocks than SMs. */
-int sm_port_alone(const coalsim_sm_limits *lim, unsigned threads, unsigned regs, uint64_t smem, uint64_t blocks,
-                  unsigned sms);
+/* How many blocks of a launch of BLOCKS blocks of THREADS threads, REGS
+ * registers a thread (0: not known) and SMEM bytes of shared memory the
+ * busiest SM of LIM holds at once on a GPU of SMS SMs: the smaller of its
+ * occupancy and its share of the blocks (1: one at a time; 0: not known). */
+unsigned sm_port_held(const coalsim_sm_limits *lim, unsigned threads, unsigned regs, uint64_t smem, uint64_t blocks,
+                      unsigned sms);
 /* Set P up for a launch of BLOCKS blocks on a GPU of SMS SMs with L1_BYTES
- * of L1 each, timed with PROFILE; ALONE: sm_port_alone's answer (0, a
- * profile without L2's bandwidth or NULL: no port).  0, or -1 if memory
- * runs out. */
+ * of L1 each, timed with PROFILE; HELD: sm_port_held's answer (0, a
+ * profile without L2's bandwidth or NULL: no calendars; 1: the port too).
+ * 0, or -1 if memory runs out. */
 int sm_port_init(sm_port *p, const coalsim_profile *profile, unsigned sms, uint64_t blocks, uint64_t l1_bytes,
-                 int alone);
+                 unsigned held);
 void sm_port_free(sm_port *p);
 /* A block starts: it has brought in nothing, and its port is free. */
 void sm_port_block(sm_port *p);

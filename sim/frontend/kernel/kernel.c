@@ -453,7 +453,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
      * the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
     int timed = cfg->hier && cfg->profile;
     unsigned regs = l->regs ? l->regs : timed ? ptx_sched_regs(prog->funcs[prog->entry]) : 0;
-    int alone = timed && sm_port_alone(cfg->limits, l->block[0] * l->block[1] * l->block[2], regs, user_smem,
+    unsigned held = !timed ? 0 : sm_port_held(cfg->limits, l->block[0] * l->block[1] * l->block[2], regs, user_smem,
                                        (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], cfg->hier->sms);
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
@@ -471,7 +471,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         x->exec.isa = "PTX";
         x->arch = &cfg->arch;
         if (ptx_sched_setup(x, cfg->hier ? cfg->profile : NULL, cfg->hier ? cfg->hier->sms : 0,
-                            cfg->hier ? cfg->hier->l1_bytes : 0, alone) != 0) {
+                            cfg->hier ? cfg->hier->l1_bytes : 0, held) != 0) {
             snprintf(err, cap, "out of memory");
             goto done;
         }

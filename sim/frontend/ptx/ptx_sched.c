@@ -694,14 +694,14 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r)
     if (saved > 0) x->exec.smem_wavefronts_saved += saved;
 }
 
-int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone)
+int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, unsigned held)
 {
     x->sb_on = p != NULL;
     x->sb_smem_wf = 0;
     x->sb_smem_joined = -1;
     x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
     uint64_t blocks = (uint64_t)x->grid[0] * x->grid[1] * x->grid[2];
-    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, alone) != 0) return -1;
+    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, held) != 0) return -1;
     for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     coalsim_arch_preset("hopper", &x->sb_arch);
     memset(x->sb_count, 0, sizeof x->sb_count);

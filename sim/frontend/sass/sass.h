@@ -299,14 +299,14 @@ void sass_sched_decode(const sraw *ri, sinst *in);
 /* Turn the critical path on (P: the profile's latencies; NULL: off; SMS,
  * L1_BYTES: the GPU's, and ALONE: whether its SMs hold one block at a time,
  * for the SM's port, smport.h).  0, or -1 if memory runs out. */
-int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone);
+int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, unsigned held);
 /* A block starts: every warp's scoreboard clear. */
 void sass_sched_block_start(sctx *x, unsigned nwarps);
 /* Warp W issues IN with lanes M executing it (0: none, and its results are
  * not written). */
 void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
 /* Hand an LDSM's or STSM's request R to the sink (0, or the sink's
- * error); where the block holds its SM alone (smport.h's calendars), its
+ * error); with smport.h's calendars (the block's share of the SM's pipes), its
  * wavefronts add to the instruction's, and sass_sched_smem makes IN's
  * destinations ready when the SM's shared data pipe has served them (LDS
  * and STS do not queue so). */

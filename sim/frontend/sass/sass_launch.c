@@ -178,8 +178,8 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     uint64_t user_smem = li->user_smem;
     for (unsigned i = 0; i < lst->nshared; i++)
         if (!strcmp(lst->shared[i].func, kernel)) user_smem = lst->shared[i].bytes + li->dynamic_shared;
-    int alone = cfg->hier && cfg->profile &&
-                sm_port_alone(cfg->limits, li->block[0] * li->block[1] * li->block[2],
+    unsigned held = !cfg->hier || !cfg->profile ? 0 :
+                sm_port_held(cfg->limits, li->block[0] * li->block[1] * li->block[2],
                               lst->funcs[fi].regs ? lst->funcs[fi].regs : li->regs, user_smem, li->blocks, cfg->hier->sms);
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
@@ -199,7 +199,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         x->exec.isa = "SASS";
         x->arch = &cfg->arch;
         if (sass_sched_setup(x, cfg->hier ? cfg->profile : NULL, cfg->hier ? cfg->hier->sms : 0,
-                             cfg->hier ? cfg->hier->l1_bytes : 0, alone) != 0) {
+                             cfg->hier ? cfg->hier->l1_bytes : 0, held) != 0) {
             snprintf(err, cap, "out of memory");
             goto done;
         }

@@ -149,12 +149,12 @@ void sass_sched_decode(const sraw *ri, sinst *in)
 
 /* ---- execute ---- */
 
-int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, int alone)
+int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, unsigned held)
 {
     x->sb_on = p != NULL;
     x->sb_stagger = p ? p->block_ns * p->sm_clock_mhz * 1e-3 : 0;
     uint64_t blocks = (uint64_t)x->grid[0] * x->grid[1] * x->grid[2];
-    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, alone) != 0) return -1;
+    if (sm_port_init(&x->sb_smport, p, sms, blocks, l1_bytes, held) != 0) return -1;
     for (int i = 0; i < COALSIM_PIPES; i++) x->sb_pipe_rate[i] = p ? p->pipe_per_cycle[i] : 0;
     for (int l = 0; l < COALSIM_LATS; l++) x->sb_lat[l] = CYC((uint64_t)(coalsim_lat_cycles(p, (coalsim_lat)l) + 0.5));
     x->sb_load_lat = CYC(COALSIM_PATH_LOAD_CYCLES) + 1;
@@ -227,7 +227,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     if (!m || !in->sb_ndst) return;
     uint64_t r = in->lat == SASS_LAT_LOAD ? port(x, w, in, m, t) : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
     if (in->pipe == COALSIM_PIPE_TENSOR && x->sb_smport.tensor[0].room) {
-        /* the sub-partition's tensor pipe, where the block is alone on its SM */
+        /* the sub-partition's tensor pipe (the block's share of it: smport.h) */
         uint64_t v = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, 1.0)) + (t & LOADS_MASK);
         if (v > r) r = v;
     }
