@@ -338,6 +338,22 @@ START_TEST(test_kernel_bad_ptx_names_the_line)
 }
 END_TEST
 
+/* An unsupported instruction of a .cu compiled here is named by its .cu
+ * line (the PTX's .loc), with the PTX's line apart: the PTX's line is no
+ * line of the .cu the module is named after. */
+START_TEST(test_kernel_an_unsupported_instruction_of_a_cu_names_its_source_line)
+{
+    char err[512];
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/home/u/app.cu\"\n"
+                      ".visible .entry k()\n{\n.loc 1 42 3\n  frobnicate;\n}\n";
+    coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, strlen(ptx), "app.cu", err, sizeof err);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_int_eq(launch(k, NULL, 1, 1, 32, 1, 0, "", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "app.cu:42: frobnicate (PTX line 8)") && strstr(err, "not supported"), "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* Run KERNEL of the PTX TEXT as GRID blocks of BLOCK threads with the H100's
  * profile, as --hier --profile does; *KP gets the kernel, to free after
  * the analysis returned. */
@@ -970,6 +986,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(lim, test_kernel_arguments_are_checked_by_parameter);
     tcase_add_test(lim, test_kernel_names_plain_demangled_mangled_or_ambiguous);
     tcase_add_test(lim, test_kernel_bad_ptx_names_the_line);
+    tcase_add_test(lim, test_kernel_an_unsupported_instruction_of_a_cu_names_its_source_line);
     tcase_add_test(lim, test_kernel_ptxas_registers_need_a_module);
     suite_add_tcase(s, lim);
     return s;

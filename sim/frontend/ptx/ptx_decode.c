@@ -545,6 +545,16 @@ static const pop_entry *find_op(const char *name)
     return NULL;
 }
 
+/* IN's source line: the user's, not a header's it was inlined from */
+static void source_line(const ptx_program *p, const raw_inst *ri, pinst *in)
+{
+    const ptx_module *m = p->mod;
+    unsigned file = ri->file, line = ri->src_line;
+    if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
+        file = ri->inl_file, line = ri->inl_line;
+    if (line && file < m->nfiles && m->files[file]) in->src_file = file + 1, in->src_line = line;
+}
+
 static int unsupported(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 {
     (void)w, (void)m;
@@ -595,6 +605,7 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
     if (!e) {
         in->kind = K_UNSUPPORTED;
         in->fn = unsupported;
+        source_line(p, ri, in);   /* its error names it */
         return 0;
     }
     if (e->decode(p, f, ri, in, err, cap) != 0) return -1;
@@ -602,13 +613,7 @@ int ptx_decode_inst(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, cha
         in->kind = K_UNSUPPORTED;
         in->fn = unsupported;
     }
-    {
-        const ptx_module *m = p->mod;
-        unsigned file = ri->file, line = ri->src_line;
-        if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
-            file = ri->inl_file, line = ri->inl_line;
-        if (line && file < m->nfiles && m->files[file]) in->src_file = file + 1, in->src_line = line;
-    }
+    source_line(p, ri, in);
     if (in->kind == K_MEM) {
         if (!(in->label = make_label(p, ri))) return ptx_dec_fail(p, ri, err, cap, "out of memory");
         in->label_id = p->nlabels;       /* the label's place in p->labels, + 1 */

@@ -21,10 +21,29 @@ int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *src = in && in->label ? in->label : NULL;
-    if (in)
-        snprintf(x->err, sizeof x->err, "%s:%u: %s%s%s%s: block (%u,%u,%u): %s", x->prog->mod->name, in->line,
-                 in->text ? in->text : "?", src ? " (" : "", src ? src : "", src ? ")" : "", x->bx, x->by, x->bz, msg);
+    const ptx_module *m = x->prog->mod;
+    /* where: the PTX's line in a .ptx; the user's source line where a .cu
+     * was compiled (the module has the .cu's name, and the PTX's line is no
+     * line of it) */
+    char src[300] = "";
+    if (in && in->src_file && in->src_file <= m->nfiles && m->files[in->src_file - 1]) {
+        const char *f = m->files[in->src_file - 1], *base = strrchr(f, '/');
+        snprintf(src, sizeof src, "%s:%u", base ? base + 1 : f, in->src_line);
+    }
+    size_t nl = strlen(m->name);
+    int ptx_file = nl >= 4 && !strcmp(m->name + nl - 4, ".ptx");
+    const char *text = in && in->text ? in->text : "?";
+    if (in && ptx_file) {
+        const char *at = in->label ? in->label : src;   /* a memory instruction's access label says both */
+        snprintf(x->err, sizeof x->err, "%s:%u: %s%s%s%s: block (%u,%u,%u): %s", m->name, in->line, text,
+                 *at ? " (" : "", at, *at ? ")" : "", x->bx, x->by, x->bz, msg);
+    }
+    else if (in && *src)
+        snprintf(x->err, sizeof x->err, "%s: %s (PTX line %u): block (%u,%u,%u): %s", src, text, in->line, x->bx, x->by,
+                 x->bz, msg);
+    else if (in)
+        snprintf(x->err, sizeof x->err, "%s (PTX line %u): %s: block (%u,%u,%u): %s", m->name, in->line, text, x->bx,
+                 x->by, x->bz, msg);
     else
         snprintf(x->err, sizeof x->err, "%s: block (%u,%u,%u): %s", x->prog->mod->name, x->bx, x->by, x->bz, msg);
     return -1;
