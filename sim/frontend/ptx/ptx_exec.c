@@ -25,10 +25,10 @@ int ptx_fail(pctx *x, const pinst *in, const char *fmt, ...)
     /* where: the PTX's line in a .ptx; the user's source line where a .cu
      * was compiled (the module has the .cu's name, and the PTX's line is no
      * line of it) */
-    char src[300] = "";
+    char src[128] = "";
     if (in && in->src_file && in->src_file <= m->nfiles && m->files[in->src_file - 1]) {
         const char *f = m->files[in->src_file - 1], *base = strrchr(f, '/');
-        snprintf(src, sizeof src, "%s:%u", base ? base + 1 : f, in->src_line);
+        snprintf(src, sizeof src, "%.100s:%u", base ? base + 1 : f, in->src_line);
     }
     size_t nl = strlen(m->name);
     int ptx_file = nl >= 4 && !strcmp(m->name + nl - 4, ".ptx");
