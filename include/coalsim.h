@@ -670,8 +670,8 @@ typedef struct coalsim_inst {
  *                  global load's (or cp.async's) bytes wait for and take
  *                  the SM's port from L2 where a SM holds one block at a
  *                  time; matrix fragments' shared requests and MMAs wait
- *                  for the block's share of the SM's shared data pipe and
- *                  tensor pipes (frontend/smport.h).  A
+ *                  for the SM's shared data pipe and tensor pipes behind
+ *                  the block's other warps' (frontend/smport.h).  A
  *                  global or local load's latency depends on where it is
  *                  served, which the analysis learns only later: the path
  *                  takes it as COALSIM_PATH_LOAD_CYCLES and counts the loads

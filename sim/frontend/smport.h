@@ -38,12 +38,13 @@
  * DRAM, L1 and pipe terms bound them then), and counting the port there
  * made the SGEMMs and reductions of gpu/outside/launches.list that hold
  * 2-8 blocks a SM 4-14% slower than the H100 ran them.  The shared data
- * pipe and tensor pipes are on it wherever a SM holds R blocks at once: the
- * blocks of a wave start together and stay in phase, so each has 1/R of
- * each pipe (the calendars run at 1/R of the rate).  LeetCUDA's
- * FlashAttention-2 forwards, two to four 4-warp blocks a SM, went from
- * 0.67-0.97x of the H100's time to 0.74-1.01x (held-out rounds 3 and 4,
- * seen by then). */
+ * pipe and tensor pipes are on it for any block: its own warps queue there
+ * at the pipes' whole rate, and what the other blocks a SM holds take of
+ * them is the time model's (exectime.c: the blocks through the SM's
+ * busiest pipe, a closed queue).  As calendars at 1/R of the rate (R
+ * blocks in phase throughout) they made tensor.list's conflicting-ldmatrix
+ * GEMM, bound by the data pipe, 1.41x of the H100's time: blocks fall out
+ * of phase where a pipe is all they wait for. */
 #ifndef COALSIM_SMPORT_H
 #define COALSIM_SMPORT_H
 

@@ -450,7 +450,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         goto done;
     }
     /* the registers a thread: the launch's, else (for the time) an estimate;
-     * the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
+     * the SM's port is on a block's path where a SM holds one block at a time, its pipes on any (smport.h) */
     int timed = cfg->hier && cfg->profile;
     unsigned regs = l->regs ? l->regs : timed ? ptx_sched_regs(prog->funcs[prog->entry]) : 0;
     unsigned held = !timed ? 0 : sm_port_held(cfg->limits, l->block[0] * l->block[1] * l->block[2], regs, user_smem,

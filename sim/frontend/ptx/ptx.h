@@ -496,8 +496,9 @@ typedef struct pctx {
  * x->exec.pipe_inst. */
 void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in);
 int ptx_sched_fix(pfunc *f);
-/* SMS, L1_BYTES: the GPU's, and ALONE: whether its SMs hold one block at a
- * time, for the SM's port (smport.h).  0, or -1 if memory runs out. */
+/* SMS, L1_BYTES: the GPU's, and HELD: the blocks a SM holds at once
+ * (sm_port_held), for the SM's port and pipes (smport.h).  0, or -1 if
+ * memory runs out. */
 int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, unsigned held);
 void ptx_sched_barrier(pctx *x, unsigned nwarps);
 void ptx_sched_block_end(pctx *x, unsigned nwarps);
@@ -512,7 +513,7 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
  * latency after T plus the time its bytes wait for and take through the
  * SM's port from L2 (smport.h) */
 uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t t);
-/* With smport.h's calendars (its share of the SM's pipes): the ready time
+/* With smport.h's calendars (the SM's pipes, behind the block's other warps): the ready time
  * READY of class C's result issued at T by W, later where W's
  * sub-partition's tensor pipe is busy. */
 uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint64_t ready);

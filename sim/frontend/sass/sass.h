@@ -297,8 +297,8 @@ int sass_pipe_of(const char *op, unsigned *pipe, int *lat);
 /* Set IN's pipe, latency class and scoreboard slots from its line RI. */
 void sass_sched_decode(const sraw *ri, sinst *in);
 /* Turn the critical path on (P: the profile's latencies; NULL: off; SMS,
- * L1_BYTES: the GPU's, and ALONE: whether its SMs hold one block at a time,
- * for the SM's port, smport.h).  0, or -1 if memory runs out. */
+ * L1_BYTES: the GPU's, and HELD: the blocks a SM holds at once, for the
+ * SM's port and pipes, smport.h).  0, or -1 if memory runs out. */
 int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1_bytes, unsigned held);
 /* A block starts: every warp's scoreboard clear. */
 void sass_sched_block_start(sctx *x, unsigned nwarps);
@@ -306,7 +306,7 @@ void sass_sched_block_start(sctx *x, unsigned nwarps);
  * not written). */
 void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
 /* Hand an LDSM's or STSM's request R to the sink (0, or the sink's
- * error); with smport.h's calendars (the block's share of the SM's pipes), its
+ * error); with smport.h's calendars (the SM's pipes), its
  * wavefronts add to the instruction's, and sass_sched_smem makes IN's
  * destinations ready when the SM's shared data pipe has served them (LDS
  * and STS do not queue so). */

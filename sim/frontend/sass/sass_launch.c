@@ -174,7 +174,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     uint64_t smem = li->static_smem + li->smem_slack + li->dynamic_shared;
     for (unsigned i = 0; i < lst->nshared; i++)
         if (!strcmp(lst->shared[i].func, kernel)) smem = p.smem_reserved + lst->shared[i].bytes + li->dynamic_shared;
-    /* the SM's port is on a block's path where a SM holds one block at a time (smport.h) */
+    /* the SM's port is on a block's path where a SM holds one block at a time, its pipes on any (smport.h) */
     uint64_t user_smem = li->user_smem;
     for (unsigned i = 0; i < lst->nshared; i++)
         if (!strcmp(lst->shared[i].func, kernel)) user_smem = lst->shared[i].bytes + li->dynamic_shared;

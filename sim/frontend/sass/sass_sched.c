@@ -227,7 +227,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     if (!m || !in->sb_ndst) return;
     uint64_t r = in->lat == SASS_LAT_LOAD ? port(x, w, in, m, t) : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
     if (in->pipe == COALSIM_PIPE_TENSOR && x->sb_smport.tensor[0].room) {
-        /* the sub-partition's tensor pipe (the block's share of it: smport.h) */
+        /* the sub-partition's tensor pipe, behind the block's other warps (smport.h) */
         uint64_t v = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, 1.0)) + (t & LOADS_MASK);
         if (v > r) r = v;
     }
