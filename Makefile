@@ -214,11 +214,16 @@ identity: $(BUILD)/coalsim
 
 # The PTX the kernel tests run, made from tests/kernels/*.cu with nvcc (the
 # files are committed, so the tests need no CUDA compiler).
-KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx tests/kernels/tensor.ptx tests/kernels/cluster.ptx
+KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx tests/kernels/tensor.ptx tests/kernels/cluster.ptx \
+             tests/kernels/wmma.ptx
 kernel-ptx: $(KERNEL_PTX)
 tests/kernels/%.ptx: tests/kernels/%.cu
 	$(NVCC) -ptx -lineinfo -O3 -arch=sm_90 -o $@ $<
 	sed -i 's|$(CURDIR)/||g' $@
+# The WMMA fragment kernels without a line table: half the size, and their
+# tests need no source lines.
+tests/kernels/wmma.ptx: tests/kernels/wmma.cu
+	$(NVCC) -ptx -O3 -arch=sm_90 -o $@ $<
 
 # The HTML report in headless Chromium: no console errors, figures on screen.
 htmlcheck: $(BUILD)/coalsim
