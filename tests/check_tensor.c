@@ -137,6 +137,217 @@ START_TEST(test_tensor_integer_double_and_tf32_mma_results)
 }
 END_TEST
 
+/* ---- the WMMA API's fragments, measured on the H100 ----
+ * tests/kernels/wmma.cu ran on the GPU (gpu/run_wmma.sh): layout.txt has what
+ * each load kernel's fragment holds and where each store kernel puts each
+ * element, counters.txt ncu's counts for every kernel. */
+#define WMMA_PTX "tests/kernels/wmma.ptx"
+#define WMMA_LAYOUT "gpu/results/h100/wmma/layout.txt"
+#define WMMA_COUNTERS "gpu/results/h100/wmma/counters.txt"
+#define WMMA_SASS "gpu/results/h100/wmma/wmma.sass"
+
+/* The counts compared: every memory metric ncu gave (not the tensor pipe's
+ * counts of load kernels: ncu gave 1 HMMA to 34 of these kernels,
+ * which have none, the same 34 in two runs). */
+static const char *const wmma_metrics[] = {
+    "smsp__inst_executed_op_ldsm.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+    "smsp__inst_executed_op_global_ld.sum",
+    "smsp__inst_executed_op_global_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+};
+
+/* ncu's value of METRIC for KERNEL in counters.txt (the test fails if it has none). */
+static uint64_t h100_count(const char *kernel, const char *metric)
+{
+    FILE *fp = fopen(WMMA_COUNTERS, "r");
+    ck_assert_msg(fp != NULL, "cannot open %s", WMMA_COUNTERS);
+    char line[512], k[128], m[128];
+    unsigned long long v;
+    while (fgets(line, sizeof line, fp))
+        if (sscanf(line, "%127s %127s %llu", k, m, &v) == 3 && !strcmp(k, kernel) && !strcmp(m, metric)) {
+            fclose(fp);
+            return v;
+        }
+    fclose(fp);
+    ck_abort_msg("%s: no %s for %s", WMMA_COUNTERS, metric, kernel);
+    return 0;
+}
+
+/* The fragment kernels of wmma.ptx on the PTX interpreter, or on the H100's
+ * SASS of the same module (SASS: gpu/run_wmma.sh's cuobjdump listing, the
+ * instruction encodings and runs of blanks taken out). */
+static coalsim_kernel *load_wmma(int sass)
+{
+    coalsim_kernel *k = load_ptx_file(WMMA_PTX);
+    if (!sass) return k;
+    FILE *fp = fopen(WMMA_SASS, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", WMMA_SASS);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1), err[1024];
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    ck_assert_msg(coalsim_kernel_use_sass(k, t, (size_t)n, WMMA_SASS, err, sizeof err) == 0, "%s", err);
+    free(t);
+    return k;
+}
+
+/* Every load and store kernel of layout.txt on K: the values the H100 gave
+ * and ncu's counts. */
+static void check_fragments(coalsim_kernel *k)
+{
+    FILE *fp = fopen(WMMA_LAYOUT, "r");
+    ck_assert_msg(fp != NULL, "cannot open %s", WMMA_LAYOUT);
+    char *line = NULL, err[1024];
+    size_t cap = 0;
+    unsigned loads = 0, stores = 0;
+    while (getline(&line, &cap, fp) > 0) {
+        int store = !strncmp(line, "STORE ", 6);
+        if (!store && strncmp(line, "LOAD ", 5)) continue;
+        char name[128];
+        int off;
+        unsigned a, b = 0;
+        if (store) ck_assert_int_eq(sscanf(line, "STORE %127s %u %u%n", name, &a, &b, &off), 3);
+        else ck_assert_int_eq(sscanf(line, "LOAD %127s %u%n", name, &a, &off), 2);
+        unsigned n = store ? a * b : 32 * a;     /* values: M x N, or 32 lanes x num_elements */
+        int32_t got[2][1024];
+        coalsim_analysis *an = NULL;
+        for (int which = 0; which < 1 + !store; which++) {
+            char args[64];
+            snprintf(args, sizeof args, "mem:9216,out:4096,%d", which);
+            ck_assert_msg(run(k, name, 1, 1, 32, args, err, which ? NULL : &an) == 0, "%s: %s", name, err);
+            ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, got[which], 4096), 0);
+        }
+        const char *p = line + off;
+        for (unsigned i = 0; i < n; i++) {
+            char *end;
+            long want = strtol(p, &end, 10);
+            ck_assert_msg(end != p, "%s: %s: %u values, %u wanted", WMMA_LAYOUT, name, i, n);
+            p = end;
+            long have = store ? got[0][i] : 64 * got[0][i] + got[1][i];
+            ck_assert_msg(have == want, "%s: value %u: (%ld, %ld) where the H100 has (%ld, %ld)", name, i, have / 64,
+                          have % 64, want / 64, want % 64);
+        }
+        for (size_t m = 0; m < sizeof wmma_metrics / sizeof *wmma_metrics; m++)
+            ck_assert_msg(kernel_metric(an, wmma_metrics[m]) == h100_count(name, wmma_metrics[m]), "%s: %s %llu, H100 %llu",
+                          name, wmma_metrics[m], (unsigned long long)kernel_metric(an, wmma_metrics[m]),
+                          (unsigned long long)h100_count(name, wmma_metrics[m]));
+        coalsim_analysis_free(an);
+        if (store) stores++;
+        else loads++;
+    }
+    free(line);
+    fclose(fp);
+    /* 3 shapes x (A, B: 4 types x 2 layouts x 2 each; C: 3 types x 2 layouts) x global and shared */
+    ck_assert_uint_eq(loads, 3 * (16 + 6) * 2);
+    ck_assert_uint_eq(stores, 3 * 6 * 2);
+}
+
+START_TEST(test_tensor_wmma_fragments_of_every_shape_and_type_hold_what_the_h100s_hold)
+{
+    coalsim_kernel *k = load_wmma(0);
+    check_fragments(k);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+/* The H100's SASS of the same kernels (LDSM, MOVM.16.MT88, I2F.F16,
+ * F2I.F16 of a .H1 half, HMMA and IMMA) runs to the same values and counts. */
+START_TEST(test_tensor_wmma_fragments_on_the_h100s_sass_hold_what_the_h100s_hold)
+{
+    coalsim_kernel *k = load_wmma(1);
+    check_fragments(k);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+static double wmma_value(const unsigned char *p, char type)
+{
+    uint16_t h;
+    uint32_t u;
+    float f;
+    switch (type) {
+    case 'h': memcpy(&h, p, 2); return half_value(h);
+    case 'b': memcpy(&h, p, 2); u = (uint32_t)h << 16; memcpy(&f, &u, 4); return f;
+    case 's': return (signed char)*p;
+    case 'u': return *p;
+    case 'i': memcpy(&u, p, 4); return (int32_t)u;
+    default: memcpy(&f, p, 4); return f;
+    }
+}
+
+/* D = A B + C for one tile of every shape and type, PTX then SASS. */
+START_TEST(test_tensor_wmma_tiles_of_every_shape_and_type_compute_the_product)
+{
+    static const struct {
+        const char *kernel;
+        unsigned M, N, K;
+        char in, acc;        /* h f16, b bf16, s s8, u u8; f f32, h f16, i s32 */
+        int cr;              /* A column-major, B row-major */
+    } tiles[] = {
+        {"tile_f16_f32_m32n8k16", 32, 8, 16, 'h', 'f', 0},   {"tile_f16_f16_m32n8k16", 32, 8, 16, 'h', 'h', 0},
+        {"tile_bf16_f32_m32n8k16", 32, 8, 16, 'b', 'f', 0},  {"tile_s8_s32_m32n8k16", 32, 8, 16, 's', 'i', 0},
+        {"tile_u8_s32_m32n8k16", 32, 8, 16, 'u', 'i', 0},    {"tile_cr_f16_f32_m32n8k16", 32, 8, 16, 'h', 'f', 1},
+        {"tile_f16_f32_m8n32k16", 8, 32, 16, 'h', 'f', 0},   {"tile_f16_f16_m8n32k16", 8, 32, 16, 'h', 'h', 0},
+        {"tile_bf16_f32_m8n32k16", 8, 32, 16, 'b', 'f', 0},  {"tile_s8_s32_m8n32k16", 8, 32, 16, 's', 'i', 0},
+        {"tile_u8_s32_m8n32k16", 8, 32, 16, 'u', 'i', 0},    {"tile_cr_f16_f32_m8n32k16", 8, 32, 16, 'h', 'f', 1},
+        {"tile_f16_f32_m16n16k16", 16, 16, 16, 'h', 'f', 0}, {"tile_f16_f16_m16n16k16", 16, 16, 16, 'h', 'h', 0},
+        {"tile_bf16_f32_m16n16k16", 16, 16, 16, 'b', 'f', 0}, {"tile_s8_s32_m16n16k16", 16, 16, 16, 's', 'i', 0},
+        {"tile_u8_s32_m16n16k16", 16, 16, 16, 'u', 'i', 0},  {"tile_cr_f16_f32_m16n16k16", 16, 16, 16, 'h', 'f', 1},
+    };
+    coalsim_kernel *k = load_wmma(_i);
+    for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++) {
+        unsigned M = tiles[t].M, N = tiles[t].N, K = tiles[t].K;
+        char in = tiles[t].in, acc = tiles[t].acc, args[256], err[1024];
+        unsigned esz = in == 'h' || in == 'b' ? 2 : 1, asz = acc == 'h' ? 2 : 4;
+        const char *fin = in == 'h' ? "randomh:%u" : in == 'b' ? "randombf:%u" : "randint:%u:4294967295";
+        const char *fc = acc == 'h' ? "randomh:%u" : acc == 'i' ? "randint:%u:1000" : "random:%u";
+        char fa[32], fb[32], fcc[32];
+        snprintf(fa, sizeof fa, fin, 1 + (unsigned)t), snprintf(fb, sizeof fb, fin, 100 + (unsigned)t);
+        snprintf(fcc, sizeof fcc, fc, 200 + (unsigned)t);
+        snprintf(args, sizeof args, "A:%u=%s,B:%u=%s,C:%u=%s,D:%u", M * K * esz, fa, K * N * esz, fb, M * N * asz, fcc,
+                 M * N * asz);
+        coalsim_analysis *an;
+        ck_assert_msg(run(k, tiles[t].kernel, 1, 1, 32, args, err, &an) == 0, "%s: %s", tiles[t].kernel, err);
+        unsigned char A[1024], B[1024], C[1024], D[1024];
+        ck_assert_int_eq(coalsim_kernel_read(k, "A", 0, A, M * K * esz), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "B", 0, B, K * N * esz), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "C", 0, C, M * N * asz), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "D", 0, D, M * N * asz), 0);
+        for (unsigned m = 0; m < M; m++)
+            for (unsigned n = 0; n < N; n++) {
+                double r = wmma_value(C + (m * N + n) * asz, acc);
+                for (unsigned kk = 0; kk < K; kk++) {
+                    unsigned ia = tiles[t].cr ? kk * M + m : m * K + kk, ib = tiles[t].cr ? kk * N + n : n * K + kk;
+                    r += wmma_value(A + ia * esz, in) * wmma_value(B + ib * esz, in);
+                }
+                double d = wmma_value(D + (m * N + n) * asz, acc), tol = acc == 'i' ? 0 : acc == 'h' ? 4e-3 : 1e-5;
+                ck_assert_msg(fabs(d - r) <= tol * fmax(1, fabs(r)), "%s: D[%u][%u] = %g, the product gives %g",
+                              tiles[t].kernel, m, n, d, r);
+            }
+        /* two HMMA.16816 or IMMA.16816 a tile, and ncu's global traffic */
+        const char *pipe = acc == 'i' ? "sm__inst_executed_pipe_tensor_op_imma.sum" : "sm__inst_executed_pipe_tensor_op_hmma.sum";
+        ck_assert_uint_eq(kernel_metric(an, pipe), 2);
+        ck_assert_uint_eq(kernel_metric(an, pipe), h100_count(tiles[t].kernel, pipe));
+        for (size_t m = 3; m < 9; m++)
+            ck_assert_msg(kernel_metric(an, wmma_metrics[m]) == h100_count(tiles[t].kernel, wmma_metrics[m]), "%s: %s %llu, H100 %llu",
+                          tiles[t].kernel, wmma_metrics[m], (unsigned long long)kernel_metric(an, wmma_metrics[m]),
+                          (unsigned long long)h100_count(tiles[t].kernel, wmma_metrics[m]));
+        coalsim_analysis_free(an);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* PTX by hand: one instruction under test after its inputs. */
 static int run_ptx(const char *body, const char *args, char *err)
 {
@@ -236,6 +447,9 @@ Suite *make_tensor_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, test_tensor_ldmatrix_mma_gemms_compute_the_product_with_the_h100s_counts);
     tcase_add_test(c, test_tensor_wmma_gemm_computes_the_product_with_two_hmma_an_mma);
+    tcase_add_test(c, test_tensor_wmma_fragments_of_every_shape_and_type_hold_what_the_h100s_hold);
+    tcase_add_test(c, test_tensor_wmma_fragments_on_the_h100s_sass_hold_what_the_h100s_hold);
+    tcase_add_loop_test(c, test_tensor_wmma_tiles_of_every_shape_and_type_compute_the_product, 0, 2);
     tcase_add_test(c, test_tensor_ldmatrix_trans_and_zero_fill_give_what_the_gpu_gives);
     tcase_add_test(c, test_tensor_integer_double_and_tf32_mma_results);
     tcase_add_test(c, test_tensor_qualified_modifiers_and_predicate_immediates_run);

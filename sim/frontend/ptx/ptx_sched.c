@@ -188,7 +188,7 @@ static int sclass_of(const raw_inst *ri, const pinst *in)
             return ptx_has_mod(ri, "f64") ? SC_DMMA : ptx_has_mod(ri, "tf32") ? SC_WMMA_TF32 : SC_WMMA_MMA;
         if (ptx_has_mod(ri, "store")) return SC_WMMA_ST;
         if (ptx_has_mod(ri, "f64")) return sh || (!gl && ab) ? SC_LD_SHARED : SC_LD_GLOBAL;
-        if (sh && ab && ptx_has_mod(ri, "m16n16k16")) return SC_LDSM;
+        if (sh && ab && !ptx_has_mod(ri, "m16n16k8")) return SC_LDSM;
         /* a generic A or B: taken as shared (the CUDA samples' tiles), C as global */
         return sh || (!gl && ab) ? SC_WMMA_LD_S : SC_WMMA_LD_G;
     }

@@ -304,12 +304,17 @@ HANDLER(dmnmx)
 
 /* ---- conversions ---- */
 
-/* F2I[.FTZ].{U32,S32,U64,S64}[.F64].{TRUNC,FLOOR,CEIL}[.NTZ] d, a */
+/* F2I[.FTZ].{U32,S32,U64,S64}[.F64|.F16].{TRUNC,FLOOR,CEIL}[.NTZ] d, a (.F16: the low half of a, or a.H1's high one) */
 HANDLER(f2i)
 {
     double A[32];
-    if (in->sub2) {
+    if (in->sub2 == 1) {
         dsrc(x, w, &in->o[1], A);
+    } else if (in->sub2 == 2) {     /* .F16: the source register's low half (.H1: its high half) */
+        uint32_t ba[32];
+        const uint32_t *S = sass_src(x, w, &in->o[1], ba);
+        unsigned sh = in->o[1].half == 2 ? 16 : 0;
+        for (int l = 0; l < 32; l++) A[l] = ptx_half_to_float((uint16_t)(S[l] >> sh));
     } else {
         uint32_t ba[32];
         const uint32_t *S = fsrc(x, w, &in->o[1], ba);
@@ -342,7 +347,20 @@ HANDLER(f2i)
     return 0;
 }
 
-/* I2F[.F64][.{U32,S32,U64,S64}][.RP|.RZ|.RM] d, a; I2FP.F32.{U32,S32}[.RZ] d, a */
+/* V (an integer's exact value) as a bf16 in the current rounding mode:
+ * rounded once to 8 significant bits (through a float it could round twice
+ * above 2^24). */
+static uint16_t int_to_bf16(double v)
+{
+    if (v == 0) return 0;
+    int e;
+    double m = frexp(v, &e);
+    float f = (float)ldexp(nearbyint(ldexp(m, 8)), e - 8);    /* 8 bits: exact in a float and in a bf16 */
+    return ptx_float_to_bf16(f);
+}
+
+/* I2F[.F64|.F16|.BF16][.{U32,S32,U64,S64}][.RP|.RZ|.RM] d, a (.F16, .BF16:
+ * the 16 bits in d's low half, the high half 0); I2FP.F32.{U32,S32}[.RZ] d, a */
 HANDLER(i2f)
 {
     uint32_t ba[32], bh[32], out[32];
@@ -366,6 +384,19 @@ HANDLER(i2f)
         });
         if (mode != old) fesetround(old);
         dput(w, &in->o[0], out64, m);
+        return 0;
+    }
+    if (in->sub) {                  /* .F16 (exact through a float: larger than 65504 is infinite) or .BF16 */
+        LANES_S(m, {
+            double v = sgn ? (double)(int32_t)A[l] : (double)A[l];
+            if (src64) {
+                uint64_t u = (uint64_t)H[l] << 32 | A[l];
+                v = sgn ? (double)(int64_t)u : (double)u;
+            }
+            out[l] = in->sub == 1 ? ptx_float_to_half((float)v) : int_to_bf16(v);
+        });
+        if (mode != old) fesetround(old);
+        put(w, &in->o[0], out, m);
         return 0;
     }
     LANES_S(m, {
@@ -590,13 +621,14 @@ DECODE(dec_other)
         if (sass_has_mod(ri, "S32") || sass_has_mod(ri, "S64") || !(sass_has_mod(ri, "U32") || sass_has_mod(ri, "U64")))
             in->flags |= SF_SIGNED;
         in->sub = sass_has_mod(ri, "FLOOR") ? 1 : sass_has_mod(ri, "CEIL") ? 2 : sass_has_mod(ri, "TRUNC") ? 0 : 3;
-        in->sub2 = (uint8_t)sass_has_mod(ri, "F64");
+        in->sub2 = sass_has_mod(ri, "F64") ? 1 : sass_has_mod(ri, "F16") ? 2 : 0;
         in->fn = f2i;
     } else if (!strncmp(b, "I2FP", 4) || !strncmp(b, "I2F", 3)) {
         in->width = sass_has_mod(ri, "F64") ? 8 : 4;
         in->sub2 = (uint8_t)(sass_has_mod(ri, "U64") || sass_has_mod(ri, "S64"));
         if (!(sass_has_mod(ri, "U32") || sass_has_mod(ri, "U64"))) in->flags |= SF_SIGNED;
         in->sub3 = round_of(ri);
+        in->sub = sass_has_mod(ri, "F16") ? 1 : sass_has_mod(ri, "BF16") ? 2 : 0;
         if (sass_has_mod(ri, "U16") || sass_has_mod(ri, "S16") || sass_has_mod(ri, "U8") || sass_has_mod(ri, "S8")) return 0;
         in->fn = i2f;
     } else if (!strncmp(b, "F2FP", 4)) {

@@ -1,6 +1,6 @@
 /* Matrix and asynchronous-copy instructions: HMMA, IMMA, DMMA (the
  * arithmetic of mma.h, the operands in consecutive registers), LDSM and STSM
- * (ldmatrix, stmatrix), LDGSTS (cp.async) and LDGDEPBAR.  The requests are
+ * (ldmatrix, stmatrix), MOVM (movmatrix), LDGSTS (cp.async) and LDGDEPBAR.  The requests are
  * the PTX interpreter's for the same instructions (ptx_ops_matrix.c): one
  * LDSM/STSM request of the rows lanes 0..8n-1 give, and a cp.async's global
  * side and (.ca) shared side, modelled together by coalsim_ldgsts. */
@@ -148,6 +148,36 @@ static int dec_matrix(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap
 DECODE(dec_ldsm) { return dec_matrix(p, ri, in, err, cap, 0); }
 DECODE(dec_stsm) { return dec_matrix(p, ri, in, err, cap, 1); }
 
+/* ---- MOVM.16.MT88 Rd, Ra: the warp's 8x8 matrix of 16-bit elements
+ * (lane l's register a: row l/4, columns 2(l%4), +1, low half first),
+ * transposed (movmatrix; ptxas uses it for wmma fragments whose pairs run
+ * across the memory's rows) ---- */
+
+HANDLER(movm)
+{
+    if (whole_warp(x, w, in, m) != 0) return -1;
+    uint32_t ba[32], out[32];
+    const uint32_t *A = sass_src(x, w, &in->o[1], ba);
+    uint16_t e[8][8];
+    for (int t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)A[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(A[t] >> 16);
+    for (int t = 0; t < 32; t++) {
+        unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
+        out[t] = (uint32_t)e[c][r] | (uint32_t)e[c + 1][r] << 16;
+    }
+    if (in->o[0].reg != SASS_RZ) memcpy(w->r[in->o[0].reg], out, sizeof out);
+    return 0;
+}
+
+DECODE(dec_movm)
+{
+    in->kind = SK_OP;
+    if (!sass_has_mod(ri, "16") || !sass_has_mod(ri, "MT88")) return 0;
+    if (ri->nops != 2 || ri->ops[0].kind != SO_R || ri->ops[1].kind != SO_R)
+        return sass_dec_fail(p, ri, err, cap, "needs two registers (MOVM.16.MT88 Rd, Ra)");
+    in->fn = movm;
+    return 0;
+}
+
 /* ---- LDGSTS[.E][.BYPASS][.64|.128] [shared], [global]: width bytes; sub: 1 for .BYPASS ---- */
 
 HANDLER(ldgsts)
@@ -226,6 +256,6 @@ DECODE(dec_depbar)
 }
 
 const sop_entry sass_ops_matrix[] = {
-    {"HMMA", dec_mma}, {"IMMA", dec_mma}, {"DMMA", dec_mma}, {"LDSM", dec_ldsm}, {"STSM", dec_stsm},
+    {"HMMA", dec_mma}, {"IMMA", dec_mma}, {"DMMA", dec_mma}, {"LDSM", dec_ldsm}, {"STSM", dec_stsm}, {"MOVM", dec_movm},
     {"LDGSTS", dec_ldgsts}, {"LDGDEPBAR", dec_depbar}, {NULL, NULL},
 };

@@ -81,7 +81,7 @@ static const pipe_entry table[] = {
     {"STG", LSU, NONE}, {"STS", LSU, NONE}, {"STL", LSU, NONE}, {"ST", LSU, NONE}, {"REDG", LSU, NONE},
     {"RED", LSU, NONE},
     /* shuffles and warp-wide matches and reductions (ptx_sched.c's SC_SHFL) */
-    {"SHFL", LSU, COALSIM_LAT_SHFL}, {"MATCH", LSU, COALSIM_LAT_SHFL}, {"REDUX", LSU, COALSIM_LAT_SHFL},
+    {"SHFL", LSU, COALSIM_LAT_SHFL}, {"MOVM", LSU, COALSIM_LAT_SHFL}, {"MATCH", LSU, COALSIM_LAT_SHFL}, {"REDUX", LSU, COALSIM_LAT_SHFL},
     /* fences and cache control (ptx_sched.c's SC_FENCE) */
     {"MEMBAR", LSU, NONE}, {"FENCE", LSU, NONE}, {"ERRBAR", LSU, NONE}, {"CCTL", LSU, NONE},
     {"CCTLL", LSU, NONE},
