@@ -697,6 +697,50 @@ START_TEST(test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones)
 }
 END_TEST
 
+/* ptxas pairs scalar half operations into HFMA2s, which go through the
+ * FMA pipe's heavy half at IMAD's rate (gpu/probes/half_pipe.cu on the
+ * H100: 1.95 a SM-cycle, half of FFMA's), and contracts a mul and the add
+ * that reads it when neither names its rounding (LeetCUDA's HGEMMs: 512
+ * mul.f16 and 512 add.f16 a k tile are 256 HFMA2). */
+START_TEST(test_kernel_scalar_half_fmas_pair_into_hfma2s_on_the_heavy_pipe)
+{
+    static const struct {
+        int kind, n;
+        double heavy;
+    } cases[] = {
+        {0, 8, 4},   /* fma.rn.f16: paired, 4 HFMA2 */
+        {1, 4, 4},   /* fma.rn.f16x2: packed already */
+        {2, 8, 4},   /* mul.f16 and add.f16: contracted, then paired */
+        {3, 8, 8},   /* mul.rn.f16 and add.rn.f16: 16 halves, 8 HFMA2 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char text[4096];
+        int n = snprintf(text, sizeof text,
+                         SCHED_HEAD ".visible .entry h(.param .u64 po)\n{\n.reg .b16 %%h<40>;\n.reg .b32 %%r<20>;\n"
+                                    ".reg .b64 %%rd<4>;\nld.param.u64 %%rd1, [po];\nmov.u32 %%r1, %%tid.x;\n"
+                                    "cvt.u16.u32 %%h0, %%r1;\n");
+        for (int i = 1; i <= cases[c].n; i++) {
+            size_t left = sizeof text - (size_t)n;
+            int d = 2 * i;
+            if (cases[c].kind == 0) n += snprintf(text + n, left, "fma.rn.f16 %%h%d, %%h0, %%h0, %%h0;\n", d);
+            else if (cases[c].kind == 1) n += snprintf(text + n, left, "fma.rn.f16x2 %%r%d, %%r1, %%r1, %%r1;\n", i + 1);
+            else
+                n += snprintf(text + n, left, "mul%s.f16 %%h%d, %%h0, %%h0;\nadd%s.f16 %%h%d, %%h%d, %%h0;\n",
+                              cases[c].kind == 3 ? ".rn" : "", d, cases[c].kind == 3 ? ".rn" : "", d + 1, d);
+        }
+        snprintf(text + n, sizeof text - (size_t)n, "ret;\n}\n");
+        coalsim_kernel *k;
+        coalsim_analysis *a = run_timed(text, "h", 32, "o:256", &k);
+        const coalsim_exec *e = coalsim_analysis_exec(a);
+        ck_assert_msg(e->pipe_inst[COALSIM_PIPE_FMAHEAVY] == cases[c].heavy, "case %zu: %g HFMA2 on the heavy pipe, %g wanted",
+                      c, e->pipe_inst[COALSIM_PIPE_FMAHEAVY], cases[c].heavy);
+        ck_assert_double_eq(e->pipe_inst[COALSIM_PIPE_FMA], 0);
+        coalsim_analysis_free(a);
+        coalsim_kernel_free(k);
+    }
+}
+END_TEST
+
 /* The ALU instructions two warps (one block of 64 threads) issue. */
 static double alu_issued(const char *text, const char *kernel)
 {
@@ -956,6 +1000,7 @@ Suite *make_kernel_suite(void)
     TCase *c = tcase_create("Core");
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_kernel_transpose_writes_the_transpose);
+    tcase_add_test(c, test_kernel_scalar_half_fmas_pair_into_hfma2s_on_the_heavy_pipe);
     tcase_add_test(c, test_kernel_shared_memory_reduction_sums_each_block);
     tcase_add_test(c, test_kernel_divergent_loops_break_and_continue_per_lane);
     tcase_add_test(c, test_kernel_calls_and_recursion_return_their_values);

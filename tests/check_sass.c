@@ -476,6 +476,12 @@ START_TEST(test_sass_every_decoded_opcode_has_a_pipe)
     ck_assert_uint_eq(pipe, COALSIM_PIPE_FMA);
     ck_assert_int_eq(sass_pipe_of("IMAD.WIDE.U32", &pipe, &lat), 1);
     ck_assert_uint_eq(pipe, COALSIM_PIPE_FMAHEAVY);
+    /* half pairs: FMA heavy (1.95 a SM-cycle on the H100), HFMA2.MMA the FMA pipe's
+     * other half (gpu/probes/half_pipe.cu) */
+    ck_assert_int_eq(sass_pipe_of("HFMA2", &pipe, &lat), 1);
+    ck_assert_uint_eq(pipe, COALSIM_PIPE_FMAHEAVY);
+    ck_assert_int_eq(sass_pipe_of("HFMA2.MMA", &pipe, &lat), 1);
+    ck_assert_uint_eq(pipe, COALSIM_PIPE_FMA);
     ck_assert_int_eq(sass_pipe_of("LDG.E.128", &pipe, &lat), 1);
     ck_assert_int_eq(lat, SASS_LAT_LOAD);
 }

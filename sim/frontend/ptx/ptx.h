@@ -407,6 +407,7 @@ typedef struct pwarp {
     uint64_t local_cap, local_top;
     uint64_t sb_t;             /* scoreboard: the basic block's issue cursor (cycle << 24 | loads) */
     uint64_t sb_end;           /* the latest issue of the basic block so far */
+    uint8_t sb_pair;           /* a scalar half operation is waiting for its pair (one HFMA2 for two) */
     uint64_t sb_ring[PTX_HOIST];    /* issue times of the last PTX_HOIST instructions (a ring; sb_head: the oldest) */
     unsigned sb_head;
     uint64_t sb_floor;         /* the latest issue of the instructions before those */
@@ -483,6 +484,7 @@ typedef struct pctx {
     uint8_t sb_pipe_q[PTX_SCLASSES][COALSIM_PIPES];   /* and takes of each pipe */
     double sb_pipe_rate[COALSIM_PIPES];    /* the profile's warp-instructions a SM's pipe does a cycle */
     uint64_t sb_issue[PTX_SCLASSES];       /* cycles (packed) a class keeps the warp issuing */
+    unsigned sb_pair_cls;                  /* the first of the three classes of which two issue as one (scalar halves) */
     uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
     coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
@@ -503,6 +505,15 @@ int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1
 void ptx_sched_barrier(pctx *x, unsigned nwarps);
 void ptx_sched_block_end(pctx *x, unsigned nwarps);
 void ptx_sched_finish(pctx *x);
+/* The cycles (packed) class C keeps warp W issuing: two of the pairing class
+ * (scalar halves, one HFMA2 for two) issue as one. */
+static inline uint64_t ptx_sched_issue(const pctx *x, pwarp *w, unsigned c)
+{
+    if (c - x->sb_pair_cls > 2) return x->sb_issue[c];     /* the pairing classes: three in a row */
+    w->sb_pair ^= 1;
+    return w->sb_pair ? x->sb_issue[c] : 0;
+}
+
 /* A branch ptxas predicates jumped over [FROM, TO) of F for the whole warp:
  * those instructions still issue (predicated off). */
 void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_t to);

@@ -501,8 +501,9 @@ static int run_warp(pctx *x, pwarp *w)
             x->sb_wait_until = 0;
             x->sb_now = t;
             unsigned c = in->sb_cls;
-            w->sb_t += x->sb_issue[c];
-            if (t + x->sb_issue[c] > w->sb_end) w->sb_end = t + x->sb_issue[c];
+            uint64_t issue = ptx_sched_issue(x, w, c);
+            w->sb_t += issue;
+            if (t + issue > w->sb_end) w->sb_end = t + issue;
             w->sb_quarters += x->sb_quarters[c];
             for (int i = 0; i < COALSIM_PIPES; i++) w->sb_pq[i] += x->sb_pipe_q[c][i];
             x->sb_count[c]++;

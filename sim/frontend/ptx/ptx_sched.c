@@ -70,7 +70,7 @@ typedef struct {
 enum {
     SC_FREE = 0, SC_PARAM, SC_MOV, SC_SREG, SC_INT, SC_INT64, SC_IMAD, SC_IMUL64, SC_IDIV, SC_IDIV_IMM, SC_IDIV64,
     SC_BITS, SC_CVT_INT, SC_CONV, SC_FP32, SC_FP32_ALU, SC_FP32_NEG, SC_FDIV, SC_MUFU, SC_MUFU2, SC_FP64, SC_FP64_ALU,
-    SC_FP64_DIV, SC_HALF, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
+    SC_FP64_DIV, SC_HALF, SC_HALF_MUL, SC_HALF_ADD, SC_HALF1, SC_HALF1_MUL, SC_HALF1_ADD, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
     SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED,
     SC_MMA, SC_MMA_1688, SC_DMMA, SC_LDSM, SC_LDGSTS, SC_DEPBAR, SC_MOVM, SC_WMMA_MMA, SC_WMMA_TF32, SC_WMMA_LD_G,
     SC_WMMA_LD_S, SC_WMMA_ST, SC_COUNT
@@ -103,7 +103,23 @@ static const sclass classes[SC_COUNT] = {
     [SC_FP64] = {"fp64", Q(0, 0, 0, 1, 0, 0, 0, 0), COALSIM_LAT_FP64},
     [SC_FP64_ALU] = {"fp64_alu", Q(0, 0, 0, 1, 0, 0, 0, 0), COALSIM_LAT_FP64},  /* DSETP, DMNMX */
     [SC_FP64_DIV] = {"fp64_div", Q(0, 6, 0, 8, 1, 0, 0, 2), COALSIM_LAT_FDIV},
-    [SC_HALF] = {"half", Q(1, 0, 0, 0, 0, 0, 0, 0), COALSIM_LAT_HALF},
+    /* HFMA2, HADD2, HMUL2 (and their scalar forms): the fmaheavy half of the
+     * FMA pipe, at IMAD's rate (gpu/probes/half_pipe.cu: ncu counts each
+     * HFMA2 once in fmaheavy, a stream of them reaches FFMA's rate only where
+     * ptxas sends every other one through the tensor pipe as HFMA2.MMA, which
+     * it did not in the public CUDA-core HGEMMs) */
+    [SC_HALF] = {"half", Q(0, 0, 1, 0, 0, 0, 0, 0), COALSIM_LAT_HALF},
+    /* a mul (add, sub) without a rounding modifier, which ptxas may contract
+     * into an HFMA2 with the add that reads it (ptx_sched_fix makes such a
+     * mul free): LeetCUDA's hgemm_t_8x8_sliced_k_f16x4 has 512 mul.f16 and
+     * 512 add.f16 a k tile, 256 HFMA2 */
+    [SC_HALF_MUL] = {"half_mul", Q(0, 0, 1, 0, 0, 0, 0, 0), COALSIM_LAT_HALF},
+    [SC_HALF_ADD] = {"half_add", Q(0, 0, 1, 0, 0, 0, 0, 0), COALSIM_LAT_HALF},
+    /* a scalar f16/bf16 add, mul or fma: ptxas pairs two into one HFMA2 (LeetCUDA's
+     * hgemm_t_8x8 kernels: 512 fma.rn.f16 a k tile, 256 HFMA2); two issue as one */
+    [SC_HALF1] = {"half1", {0, 0, 2, 0, 0, 0, 0, 0, 0}, COALSIM_LAT_HALF},
+    [SC_HALF1_MUL] = {"half1_mul", {0, 0, 2, 0, 0, 0, 0, 0, 0}, COALSIM_LAT_HALF},
+    [SC_HALF1_ADD] = {"half1_add", {0, 0, 2, 0, 0, 0, 0, 0, 0}, COALSIM_LAT_HALF},
     [SC_LD_GLOBAL] = {"ld_global", Q(0, 0, 0, 0, 0, 0, 1, 0), -2},            /* global, local and generic loads */
     [SC_LD_SHARED] = {"ld_shared", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SMEM},
     [SC_LD_CONST] = {"ld_const", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SMEM},
@@ -157,11 +173,18 @@ static int imm(const raw_inst *ri, unsigned k)
     return k < ri->nops && (ri->ops[k].kind == RO_IMM || ri->ops[k].kind == RO_FIMM || ri->ops[k].kind == RO_FLOAT);
 }
 
+/* Whether RI names its rounding (.rn, .rz, .rm, .rp): PTX lets the
+ * compiler contract a mul and an add that do not into an fma. */
+static int rounded(const raw_inst *ri)
+{
+    return ptx_has_mod(ri, "rn") || ptx_has_mod(ri, "rz") || ptx_has_mod(ri, "rm") || ptx_has_mod(ri, "rp");
+}
+
 static int sclass_of(const raw_inst *ri, const pinst *in)
 {
     ptype t = ptx_mod_type(ri, 0);
     int wide = ptype_bytes(t) == 8, fp = ptype_float(t);
-    int half = t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
+    int half = t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2, scalar_half = t == PT_F16 || t == PT_BF16;
     switch (in->kind) {
     case K_BRA: return SC_BRANCH;
     case K_BAR: return SC_BAR;
@@ -240,14 +263,16 @@ static int sclass_of(const raw_inst *ri, const pinst *in)
     if (is(ri, "sin") || is(ri, "cos")) return SC_MUFU2;
     if (is(ri, "popc") || is(ri, "clz") || is(ri, "brev") || is(ri, "bfind")) return SC_BITS;
     if (is(ri, "mul") || is(ri, "mad") || is(ri, "mul24") || is(ri, "mad24") || is(ri, "madc") || is(ri, "fma")) {
-        if (half) return SC_HALF;
+        if (half && is(ri, "mul") && !rounded(ri)) return scalar_half ? SC_HALF1_MUL : SC_HALF_MUL;
+        if (half) return scalar_half ? SC_HALF1 : SC_HALF;
         if (t == PT_F64) return SC_FP64;
         if (fp) return SC_FP32;
         if (wide && !ptx_has_mod(ri, "wide")) return SC_IMUL64;
         return SC_IMAD;
     }
     if (is(ri, "add") || is(ri, "sub") || is(ri, "addc") || is(ri, "subc")) {
-        if (half) return SC_HALF;
+        if (half && !rounded(ri)) return scalar_half ? SC_HALF1_ADD : SC_HALF_ADD;
+        if (half) return scalar_half ? SC_HALF1 : SC_HALF;
         if (t == PT_F64) return SC_FP64;
         if (fp) return SC_FP32;
         return wide ? SC_INT64 : SC_INT;
@@ -565,6 +590,30 @@ static void fuse_wide(pfunc *f)
     free(uses);
 }
 
+/* A half mul without a rounding modifier whose result the next reader in
+ * its basic block adds (also without one) is contracted with that add into
+ * one HFMA2 by ptxas: the mul issues nothing. */
+static void contract_half_muls(pfunc *f)
+{
+    for (uint32_t i = 0; i < f->ncode; i++) {
+        pinst *mul = &f->code[i];
+        if ((mul->sb_cls != SC_HALF_MUL && mul->sb_cls != SC_HALF1_MUL) || mul->sb_ndst != 1) continue;
+        unsigned add = mul->sb_cls == SC_HALF_MUL ? SC_HALF_ADD : SC_HALF1_ADD;
+        uint32_t d = mul->sb_dst[0];
+        for (uint32_t k = i + 1; k < f->ncode && !(f->code[k].sb_flags & SB_LEADER); k++) {
+            const pinst *in = &f->code[k];
+            int reads = 0, writes = 0;
+            for (unsigned j = 0; j < in->sb_nsrc; j++) reads |= in->sb_src[j] == d;
+            for (unsigned j = 0; j < in->sb_ndst; j++) writes |= in->sb_dst[j] == d;
+            if (reads) {
+                if (in->sb_cls == add) mul->sb_cls = SC_FREE;
+                break;
+            }
+            if (writes) break;
+        }
+    }
+}
+
 /* Each block's upward-exposed slots: those it reads before it writes
  * them, listed in f->sb_uses from its leader's sb_uses (sb_nuses of them).
  * ptxas schedules a block as if these were ready when it starts: a use of
@@ -662,6 +711,7 @@ int ptx_sched_fix(pfunc *f)
         if (in->kind == K_BRA && in->target < n) f->code[in->target].sb_flags |= SB_LEADER;
     }
     join_shared_loads(f);
+    contract_half_muls(f);
     return exposed_uses(f);
 }
 
@@ -674,7 +724,7 @@ void ptx_sched_skipped(pctx *x, pwarp *w, const pfunc *f, uint32_t from, uint32_
         x->sb_count[c]++;
         w->sb_quarters += x->sb_quarters[c];
         for (int p = 0; p < COALSIM_PIPES; p++) w->sb_pq[p] += x->sb_pipe_q[c][p];
-        w->sb_t += x->sb_issue[c];
+        w->sb_t += ptx_sched_issue(x, w, c);
     }
 }
 
@@ -720,6 +770,7 @@ int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1
         x->sb_lat[c] = CYC((uint64_t)(lat + 0.5)) + (k->lat == -2);
     }
     x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
+    x->sb_pair_cls = SC_HALF1;     /* with SC_HALF1_MUL and SC_HALF1_ADD after it */
     return 0;
 }
 

@@ -39,10 +39,12 @@ enum { FMA = COALSIM_PIPE_FMA, ALU = COALSIM_PIPE_ALU, HEAVY = COALSIM_PIPE_FMAH
 #define LOAD SASS_LAT_LOAD
 
 static const pipe_entry table[] = {
-    /* FP32 and FP16x2 arithmetic */
+    /* FP32 arithmetic */
     {"FFMA", FMA, COALSIM_LAT_FMA}, {"FADD", FMA, COALSIM_LAT_FMA}, {"FMUL", FMA, COALSIM_LAT_FMA},
     {"FSWZADD", FMA, COALSIM_LAT_FMA},
-    {"HFMA2", FMA, COALSIM_LAT_HALF}, {"HADD2", FMA, COALSIM_LAT_HALF}, {"HMUL2", FMA, COALSIM_LAT_HALF},
+    /* half pairs: fmaheavy (HFMA2.MMA, ptxas's other half of a stream of them,
+     * the fmalite side: sass_pipe_of; gpu/probes/half_pipe.cu) */
+    {"HFMA2", HEAVY, COALSIM_LAT_HALF}, {"HADD2", HEAVY, COALSIM_LAT_HALF}, {"HMUL2", HEAVY, COALSIM_LAT_HALF},
     /* integer, logic, compares, selects, moves; FP32 compares and min/max
      * (ptx_sched.c's SC_FP32_ALU) */
     {"IADD3", ALU, COALSIM_LAT_ALU}, {"LOP3", ALU, COALSIM_LAT_ALU}, {"PLOP3", ALU, COALSIM_LAT_ALU},
@@ -122,6 +124,8 @@ int sass_pipe_of(const char *op, unsigned *pipe, int *lat)
         if (strcmp(table[i].name, base)) continue;
         *pipe = table[i].pipe;
         *lat = table[i].lat;
+        /* HFMA2.MMA: the FMA pipe's lite side, beside the plain HFMA2s on its heavy one */
+        if (!strcmp(base, "HFMA2") && !strncmp(op + n, ".MMA", 4)) *pipe = COALSIM_PIPE_FMA;
         /* a multiply by 1 or a power of two: the FMA pipe (see above) */
         if (!strcmp(base, "IMAD") && (!strncmp(op + n, ".MOV", 4) || !strncmp(op + n, ".SHL", 4) ||
                                       !strncmp(op + n, ".IADD", 5)))
