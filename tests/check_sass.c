@@ -11,20 +11,7 @@
 
 #define H100 "gpu/results/h100/outside/"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *t = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    t[n] = '\0';
-    *len = (size_t)n;
-    return t;
-}
+static char *slurp(const char *path, size_t *len) { return read_whole_file(path, len); }
 
 /* The module PTX (NULL: the listing alone) with the listing SASS (NULL: the PTX). */
 static coalsim_kernel *load(const char *ptx, const char *sass)

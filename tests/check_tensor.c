@@ -189,15 +189,9 @@ static coalsim_kernel *load_wmma(int sass)
 {
     coalsim_kernel *k = load_ptx_file(WMMA_PTX);
     if (!sass) return k;
-    FILE *fp = fopen(WMMA_SASS, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", WMMA_SASS);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *t = malloc((size_t)n + 1), err[1024];
-    ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    ck_assert_msg(coalsim_kernel_use_sass(k, t, (size_t)n, WMMA_SASS, err, sizeof err) == 0, "%s", err);
+    size_t n;
+    char *t = read_whole_file(WMMA_SASS, &n), err[1024];
+    ck_assert_msg(coalsim_kernel_use_sass(k, t, n, WMMA_SASS, err, sizeof err) == 0, "%s", err);
     free(t);
     return k;
 }

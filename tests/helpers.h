@@ -63,18 +63,29 @@ static inline coalsim_result model(const char *arch, const coalsim_request *r)
     return res;
 }
 
-/* The kernel of the PTX file PATH (the test fails if it does not load). */
-static inline coalsim_kernel *load_ptx_file(const char *path)
+/* The whole file PATH, NUL-terminated (the caller frees it); *LEN its
+ * bytes.  The test fails if it cannot be read. */
+static inline char *read_whole_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
     ck_assert_msg(fp != NULL, "cannot open %s", path);
     fseek(fp, 0, SEEK_END);
     long n = ftell(fp);
     rewind(fp);
-    char *t = malloc((size_t)n + 1), err[512];
+    char *t = malloc((size_t)n + 1);
     ck_assert_uint_eq(fread(t, 1, (size_t)n, fp), (size_t)n);
     fclose(fp);
-    coalsim_kernel *k = coalsim_kernel_load_ptx(t, (size_t)n, path, err, sizeof err);
+    t[n] = '\0';
+    *len = (size_t)n;
+    return t;
+}
+
+/* The kernel of the PTX file PATH (the test fails if it does not load). */
+static inline coalsim_kernel *load_ptx_file(const char *path)
+{
+    size_t n;
+    char *t = read_whole_file(path, &n), err[512];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(t, n, path, err, sizeof err);
     free(t);
     ck_assert_msg(k != NULL, "%s", err);
     return k;
