@@ -93,7 +93,12 @@ static void help(void)
            "gzip; binary, docs/binary-format.md; NVBit mem_trace output; Accel-Sim traces;\n"
            "'-' is stdin) and reports, per access (label, op, space, size), the 32-byte\n"
            "sectors and the degree of coalescing of global requests and the wavefronts and\n"
-           "bank conflicts of shared requests, as Nsight Compute counts them.\n\noptions:\n");
+           "bank conflicts of shared requests, as Nsight Compute counts them.\n\n"
+           "A kernel (.cu, PTX or SASS) runs on coalsim's interpreter with its values\n"
+           "computed: CUDA cores; tensor cores (mma.sync, ldmatrix, stmatrix, movmatrix,\n"
+           "wmma m16n16k16, m32n8k16, m8n32k16, m16n16k8 and m8n8k4, with the H100's\n"
+           "fragment layouts); cp.async; Hopper's wgmma, TMA, mbarriers and clusters\n"
+           "(docs/kernels.md).\n\noptions:\n");
     for (size_t i = 0; i < NOPT; i++) {
         char lhs[40];
         snprintf(lhs, sizeof lhs, "%s%s%s", options[i].name, options[i].arg ? " " : "",
