@@ -838,6 +838,35 @@ START_TEST(test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_d
 }
 END_TEST
 
+/* ptxas joins a thread's 2-byte shared loads four at a time from an 8-byte
+ * boundary into an LDS.64, even when eight runs interleave: LeetCUDA's
+ * hgemm_t_8x8_sliced_k_f16x4 has 128 ld.shared.u16 a k tile and 32 LDS.64
+ * in its SASS.  A run that starts off the boundary is not joined. */
+START_TEST(test_kernel_interleaved_runs_of_half_shared_loads_join_four_at_a_time)
+{
+    char text[8192];
+    int n = snprintf(text, sizeof text,
+                     SCHED_HEAD ".visible .entry joins(.param .u64 po)\n{\n.reg .b32 %%r<4>;\n.reg .b16 %%h<80>;\n"
+                                ".shared .align 16 .b8 s[1024];\nmov.u32 %%r1, s;\n");
+    for (int d = 0; d < 8; d++)
+        for (int g = 0; g < 8; g++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "ld.shared.u16 %%h%d, [%%r1+%d];\n", d * 8 + g + 1, g * 64 + d * 2);
+    for (int d = 0; d < 4; d++)         /* 4 halves from byte 514: not on an 8-byte boundary */
+        n += snprintf(text + n, sizeof text - (size_t)n, "ld.shared.u16 %%h%d, [%%r1+%d];\n", 70 + d, 514 + 2 * d);
+    snprintf(text + n, sizeof text - (size_t)n, "ret;\n}\n");
+    coalsim_kernel *k;
+    coalsim_analysis *a = run_timed(text, "joins", 32, "o:256", &k);
+    /* 16 groups of four broadcast loads of a wavefront each, or one 8-byte broadcast load */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_SHARED, 8, 1024);
+    double one = model("hopper", &r).wavefronts;
+    ck_assert_double_gt(4 - one, 0);
+    ck_assert_double_eq_tol(coalsim_analysis_exec(a)->smem_wavefronts_saved, 16 * (4 - one), 1e-9);
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ptxas joins a thread's 4-byte shared loads of 16 consecutive bytes into
  * one 128-bit load (LDS.128) even when nine such runs interleave, as in
  * siboehm's 1D-blocktiling SGEMM: 8 rows of As and one of Bs a step. */
@@ -1022,6 +1051,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_use_at_the_top_of_a_block_holds_back_its_loads);
     tcase_add_test(c, test_kernel_memory_instructions_with_no_lane_on_are_counted_for_the_data_pipe);
     tcase_add_test(c, test_kernel_nine_interleaved_runs_of_shared_loads_are_each_joined);
+    tcase_add_test(c, test_kernel_interleaved_runs_of_half_shared_loads_join_four_at_a_time);
     tcase_add_test(c, test_kernel_launches_in_kept_memory_see_what_earlier_launches_and_the_host_left);
     tcase_add_test(c, test_kernel_a_shuffle_from_a_lane_not_executing_it_gives_zero);
     suite_add_tcase(s, c);

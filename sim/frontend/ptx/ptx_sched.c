@@ -487,7 +487,11 @@ static int counted(const pfunc *f, uint32_t first, uint32_t last)
 /* ptxas joins scalar shared loads of one basic block from [R+o], [R+o+s],
  * ... (s the size, o a multiple of 16) into one LDS.64 or LDS.128: sgemm's
  * As[row * 32 + k] for k = 0..31 becomes eight LDS.128 (the H100 executed
- * 41.9 M LDS where the PTX has 67.1 M ld.shared).  The first of a group
+ * 41.9 M LDS where the PTX has 67.1 M ld.shared).  Halves join four at a
+ * time from o a multiple of 8, into an LDS.64: LeetCUDA's HGEMMs load
+ * 128 ld.shared.u16 a k tile, interleaved from two rows, and their SASS
+ * has 32 LDS.64 (hgemm_t_8x8_sliced_k_f16x4; sliced_k: 32 consecutive
+ * halves are 8 LDS.64, 32 a row apart 32 LDS.U16).  The first of a group
  * keeps its class and leads SB_GROUP loads; the others cost nothing. */
 static void join_shared_loads(pfunc *f)
 {
@@ -505,17 +509,23 @@ static void join_shared_loads(pfunc *f)
             ng = 0;
             if (!in) break;
         }
-        int ld = in->sb_cls == SC_LD_SHARED && in->nvec == 1 && in->addr_slot != UINT32_MAX &&
-                 (ptype_bytes((ptype)in->type) == 4 || ptype_bytes((ptype)in->type) == 8);
-        unsigned size = ld ? ptype_bytes((ptype)in->type) : 0, k = 0;
+        unsigned bytes = in->sb_cls == SC_LD_SHARED && in->nvec == 1 && in->addr_slot != UINT32_MAX
+                       ? ptype_bytes((ptype)in->type) : 0;
+        int ld = bytes == 2 || bytes == 4 || bytes == 8;
+        unsigned size = ld ? bytes : 0, most = size == 2 ? 8 : 16, k = 0;
         while (ld && k < ng && !(g[k].base == in->addr_slot && g[k].next == in->off && g[k].size == size &&
-                                 (g[k].count + 1) * size <= 16))
+                                 (g[k].count + 1) * size <= most))
             k++;
         if (ld && k < ng) {
             f->code[i].sb_cls = SC_LD_JOINED;
             g[k].count++;
             g[k].next += size;
-        } else if (ld && in->off % 16 == 0) {
+            if (size == 2 && g[k].count * size == most) {      /* a full LDS.64 of halves: closed */
+                f->code[g[k].lead].sb_group = (uint8_t)g[k].count;
+                memmove(g + k, g + k + 1, (ng - k - 1) * sizeof g[0]);
+                ng--;
+            }
+        } else if (ld && in->off % most == 0) {
             if (ng == OPEN) {               /* the oldest group is done */
                 f->code[g[0].lead].sb_group = (uint8_t)g[0].count;
                 memmove(g, g + 1, (OPEN - 1) * sizeof g[0]);
