@@ -267,7 +267,7 @@ $(BUILD)/probe: gpu/probes/probe.cu
 $(BUILD)/tensor_check: gpu/tensor_check.cu tests/kernels/tensor.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ gpu/tensor_check.cu
-$(BUILD)/wmma_check: gpu/wmma_check.cu tests/kernels/wmma.cu
+$(BUILD)/wmma_check: gpu/wmma_check.cu tests/kernels/wmma.cu gpu/probes/timing.cuh
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ gpu/wmma_check.cu
 $(BUILD)/probe_%: gpu/probes/%.cu gpu/probes/timing.cuh gpu/profile.cuh

@@ -22,15 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "probes/timing.cuh"   // CK: stop on a CUDA error with where it happened
 
 typedef void (*frag_fn)(void *, int *, int);
 typedef void (*tile_fn)(const void *, const void *, const void *, void *);

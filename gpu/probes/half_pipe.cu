@@ -20,15 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "timing.cuh"   // CK: stop on a CUDA error with where it happened
 
 enum { OP_HFMA2, OP_HADD2, OP_HMUL2, OP_HFMA, OP_FFMA, OP_MIX, OP_OUTER, NOPS };
 static const char *const op_names[] = {"hfma2", "hadd2", "hmul2", "hfma", "ffma", "hfma2_ffma", "outer8x8"};

@@ -1,5 +1,5 @@
-// What the standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu)
-// share: stop on a CUDA error with where it happened, and the median time
+// What the standalone probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu, half_pipe.cu, ...)
+// and GPU checks (wmma_check.cu) share: stop on a CUDA error with where it happened, and the median time
 // of back-to-back launches.
 #pragma once
 #include <algorithm>
