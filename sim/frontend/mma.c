@@ -270,3 +270,13 @@ void mma_stsm(const uint32_t (*regs)[32], unsigned n, int trans, uint16_t (*rows
             else m[r][c] = lo, m[r][c + 1] = hi;
         }
 }
+
+void mma_movm(const uint32_t a[32], uint32_t d[32])
+{
+    uint16_t e[8][8];
+    for (unsigned t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)a[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(a[t] >> 16);
+    for (unsigned t = 0; t < 32; t++) {
+        unsigned r = t / 4, c = 2 * (t % 4);
+        d[t] = (uint32_t)e[c][r] | (uint32_t)e[c + 1][r] << 16;
+    }
+}

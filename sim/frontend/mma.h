@@ -32,5 +32,9 @@ void mma_run(mma_shape sh, mma_kind k, mma_acc acc, int sat, const uint32_t (*a)
  * matrix with TRANS.  stmatrix: the rows the registers make. */
 void mma_ldsm(const uint16_t (*rows)[8], unsigned n, int trans, uint32_t (*regs)[32]);
 void mma_stsm(const uint32_t (*regs)[32], unsigned n, int trans, uint16_t (*rows)[8]);
+/* movmatrix.m8n8.trans.b16 (SASS MOVM.16.MT88): the warp's 8x8 matrix of
+ * 16-bit elements (lane t's word: row t/4, columns 2(t%4), +1, low half
+ * first) in A, transposed, in D. */
+void mma_movm(const uint32_t a[32], uint32_t d[32]);
 
 #endif

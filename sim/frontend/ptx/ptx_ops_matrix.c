@@ -99,13 +99,11 @@ HANDLER(movmatrix)
 {
     if (ptx_whole_warp(x, w, in, m, "matrix") != 0) return -1;
     const uint64_t *A = SLOT(w, in->a);
-    uint16_t e[8][8];
-    for (int t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)A[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(A[t] >> 16);
+    uint32_t a[32], d[32];
+    for (int t = 0; t < 32; t++) a[t] = (uint32_t)A[t];
+    mma_movm(a, d);
     uint64_t *D = SLOT(w, in->d);
-    for (int t = 0; t < 32; t++) {
-        unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-        D[t] = (uint32_t)e[c][r] | (uint32_t)e[c + 1][r] << 16;
-    }
+    for (int t = 0; t < 32; t++) D[t] = d[t];
     return 0;
 }
 

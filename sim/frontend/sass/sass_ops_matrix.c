@@ -157,13 +157,7 @@ HANDLER(movm)
 {
     if (whole_warp(x, w, in, m) != 0) return -1;
     uint32_t ba[32], out[32];
-    const uint32_t *A = sass_src(x, w, &in->o[1], ba);
-    uint16_t e[8][8];
-    for (int t = 0; t < 32; t++) e[t / 4][2 * (t % 4)] = (uint16_t)A[t], e[t / 4][2 * (t % 4) + 1] = (uint16_t)(A[t] >> 16);
-    for (int t = 0; t < 32; t++) {
-        unsigned r = (unsigned)t / 4, c = 2 * ((unsigned)t % 4);
-        out[t] = (uint32_t)e[c][r] | (uint32_t)e[c + 1][r] << 16;
-    }
+    mma_movm(sass_src(x, w, &in->o[1], ba), out);
     if (in->o[0].reg != SASS_RZ) memcpy(w->r[in->o[0].reg], out, sizeof out);
     return 0;
 }
