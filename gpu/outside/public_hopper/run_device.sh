@@ -6,6 +6,8 @@
 # machine it arrives through the run tool's carry).  One process a kernel, each
 # under a timeout, so a kernel that hangs or faults costs only itself.
 # usage: bash gpu/outside/public_hopper/run_device.sh OUTDIR      (from anywhere)
+#        SIZES=LIST bash gpu/outside/public_hopper/run_device.sh OUTDIR: the launches of LIST only
+#        (its stage 2s below: sizes.txt, ncu_sizes.csv, counters.txt, log.txt, ptxas.txt, full.tar.gz)
 # OUTDIR gets 8 files (the device tool brings back no more):
 #   log.txt          versions, each step's rc and duration
 #   check.txt        harness --size check --time (full checks; times: 5 x 10 launches), then
@@ -64,6 +66,67 @@ step build 240 sh -c 'nvcc -gencode "arch=compute_90a,code=[compute_90a,sm_90a]"
     --expt-relaxed-constexpr -w -Xptxas -v -I.gl/public_hopper/fast.cu -o "$1" gpu/outside/public_hopper/harness.cu \
     -lcuda 2> "$2/ptxas.txt"' sh "$BIN" "$out"
 grep -E 'error' "$out/ptxas.txt" | head -n 20
+
+# ---- 2s. SIZES=LIST (e.g. gpu/outside/public_hopper/heldout7.list: lines "KERNEL M,N,K"): only
+# those launches, each in its own process: spot check (16388 entries) and cudaEvent time (5 trials x
+# 10 back-to-back launches) in sizes.txt, then ncu's cold time and a few counters of its first
+# launch (ncu -c 1) in ncu_sizes.csv; the check-size and big stages are skipped
+if [ -n "${SIZES:-}" ]; then
+    sm="gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__cycles_active.sum,smsp__inst_executed.sum,\
+sm__inst_executed_pipe_tensor_op_gmma.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,\
+lts__t_sectors_op_write.sum,l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"
+    : > "$out/sizes.txt"
+    grep -E '^[0-9a-z]+ [0-9]+,[0-9]+,[0-9]+' "$SIZES" > "$W/sizes.list"
+    while read -r k mnk; do
+        step "time k$k $mnk" 60 sh -c '"$1" --size big --mnk "$2" --only "$3" --launches 10 >> "$4/sizes.txt" 2>&1' \
+            sh "$BIN" "$mnk" "$k" "$out" || echo "k$k $mnk: run ended with status $?" >> "$out/sizes.txt"
+    done < "$W/sizes.list"
+    grep -E 'FAIL|time|status' "$out/sizes.txt"
+    n=0
+    while read -r k mnk; do
+        n=$((n + 1))
+        [ "$(left)" -gt 30 ] || { say "ncu k$k $mnk: no time left"; failed=$((failed + 1)); continue; }
+        step "ncu k$k $mnk" 60 sh -c 'ncu --clock-control none -c 1 --csv --page raw --print-units base --metrics "$1" \
+            --log-file "$2/ncu_s$3.csv" "$4" --size big --mnk "$5" --only "$6" --trials 1 --launches 1 \
+            > "$2/ncu_s$3_stdout.txt" 2>&1' sh "$sm" "$W" "$n" "$BIN" "$mnk" "$k"
+    done < "$W/sizes.list"
+    python3 - "$W" "$out/ncu_sizes.csv" > "$out/counters.txt" <<'EOF'
+import csv, sys
+w, dest = sys.argv[1], sys.argv[2]
+rows, head, units = [], ["harness_kernel", "mnk"], {}
+for i, line in enumerate(open(w + "/sizes.list"), 1):
+    k, mnk = line.split()
+    try:
+        lines = [l for l in open("%s/ncu_s%d.csv" % (w, i), errors="replace") if not l.startswith("==")]
+    except OSError:
+        continue
+    start = next((j for j, l in enumerate(lines) if l.startswith('"ID"')), None)
+    if start is None:
+        continue
+    r = list(csv.reader(lines[start:]))
+    for row in r[2:]:
+        if row and row[0].isdigit():
+            rows.append(dict(zip(r[0], row), harness_kernel=k, mnk=mnk))
+            head += [x for x in r[0] if x not in head]
+            units.update(zip(r[0], r[1]))
+with open(dest, "w", newline="") as f:
+    cw = csv.writer(f)
+    cw.writerow(head)
+    cw.writerow([units.get(x, "") for x in head])     # ncu's units row (--print-units base)
+    for d in rows:
+        cw.writerow([d.get(x, "") for x in head])
+print("%-4s %-16s %14s %16s %14s" % ("k", "M,N,K", "ncu ns", "dram read bytes", "gmma insts"))
+for d in rows:
+    print("%-4s %-16s %14s %16s %14s" % (d["harness_kernel"], d["mnk"], d.get("gpu__time_duration.sum", ""),
+                                         d.get("dram__bytes_read.sum", ""), d.get("sm__inst_executed_pipe_tensor_op_gmma.sum", "")))
+EOF
+    cat "$out/counters.txt"
+    cp "$out"/*.txt "$W/" 2>/dev/null
+    tar -C "$W" --exclude='harness' -czf "$out/full.tar.gz" . 2>/dev/null
+    ls -la "$out"
+    say "done: $failed failed step(s)"
+    exit "$failed"
+fi
 
 # ---- 2. checks and times, a process a kernel: check size (full check, 5 x 10 launches), then big
 if [ -x "$BIN" ]; then
