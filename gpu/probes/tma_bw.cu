@@ -1,0 +1,170 @@
+// tma_bw.cu: how fast TMA tile loads arrive from L2 (and DRAM) when every SM streams them, and
+// what Nsight Compute counts for them, as the boxes are shared by more or fewer CTAs.  For
+// issue 28's time model: fast.cu's GEMMs move their tiles at 7.6-11 TB/s while ncu's L2 read
+// sectors are about half of the TMA bytes (gpu/results/h100/heldout7), above the 6.9 TB/s the
+// LSU probe gave L2.
+//
+// PER_SM CTAs a SM (the dynamic shared memory asks for it); in each, PRODUCERS threads (lane 0 of
+// warps 0, 1, ..) keep STAGES boxes of 64 bf16 x ROWS (128 rows: 16 KB, 128-byte swizzle, a GEMM's
+// A tile) in flight each, through their own mbarriers, and never read them.  CTAs with the same key read the same boxes in the same order; the key is
+// blockIdx / GROUP (neighbours share; GROUP 0: all CTAs share one sequence) or, SPREAD, blockIdx %
+// (grid / GROUP) (CTAs grid/GROUP apart share).
+//
+// build:  nvcc -arch=sm_90a -O2 -o tma_bw gpu/probes/tma_bw.cu
+// run:    tma_bw             every configuration, timed: a line "TMA NAME ..." each
+//         tma_bw --once N    configuration N launched once (for ncu)
+#include <cuda.h>
+#include <cstdint>
+#include <cstring>
+#include "timing.cuh"
+
+static __device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+static __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity)
+{
+    uint32_t done = 0;
+    while (!done)
+        asm volatile("{\n.reg .pred P;\nmbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2;\nselp.b32 %0, 1, 0, P;\n}\n"
+                     : "=r"(done)
+                     : "r"(smem_u32(bar)), "r"(parity)
+                     : "memory");
+}
+
+
+extern "C" __global__ void __launch_bounds__(128, 1)
+    tma_stream(const __grid_constant__ CUtensorMap map, int iters, int group, int spread, int rows_boxes,
+               int cols_boxes, int stages, int box_rows, int producers)
+{
+    extern __shared__ __align__(1024) unsigned char smem[];
+    __shared__ uint64_t full[16];
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages * producers; s++) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&full[s])));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    const int box_bytes = box_rows * 128;
+    const int pr = (int)threadIdx.x / 32;   // lane 0 of warps 0 .. PRODUCERS-1: a stream each
+    if (threadIdx.x % 32 == 0 && pr < producers) {
+        const int n = rows_boxes * cols_boxes;
+        const int key = (group == 0 ? 0 : spread ? (int)blockIdx.x % ((int)gridDim.x / group) : (int)blockIdx.x / group) *
+                            producers + pr;
+        unsigned char* base = (unsigned char*)(((uintptr_t)smem + 1023) & ~(uintptr_t)1023) + pr * stages * box_bytes;
+        uint64_t* full_p = full + pr * stages;
+        for (int i = 0; i < iters + stages; i++) {
+            const int s = i % stages;
+            if (i >= stages) wait_parity(&full_p[s], (uint32_t)((i / stages) - 1) & 1u);
+            if (i >= iters) continue;
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&full_p[s])),
+                         "r"(box_bytes)
+                         : "memory");
+            const int b = (int)(((long long)key * 7919 + i) % n);
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(base + s * box_bytes)),
+                         "l"((uint64_t)&map), "r"(smem_u32(&full_p[s])), "r"((b % cols_boxes) * 64),
+                         "r"((b / cols_boxes) * box_rows)
+                         : "memory");
+        }
+    }
+    __syncthreads();
+}
+
+typedef CUresult (*EncodeTiledFn)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+struct Config {
+    const char* name;
+    int mb;        // tensor size, MB (1024 bf16 columns a row)
+    int group, spread, stages, iters;
+    int per_sm;    // CTAs a SM (each its own producer thread)
+    int box_rows;  // box: 64 bf16 (128 bytes) x BOX_ROWS rows
+    int producers = 1;  // threads of a CTA issuing copies (lane 0 of warps 0 ..), each its own stages and boxes
+};
+
+static const Config kConfigs[] = {
+    {"l2_own_s4", 16, 1, 0, 4, 2000, 1, 128},      // each CTA its own boxes, L2-resident tensor
+    {"l2_own_s8", 16, 1, 0, 8, 2000, 1, 128},
+    {"l2_pair_s4", 16, 2, 0, 4, 2000, 1, 128},     // neighbouring CTAs read the same boxes at once
+    {"l2_pair_spread_s4", 16, 2, 1, 4, 2000, 1, 128},
+    {"l2_group8_s4", 16, 8, 0, 4, 2000, 1, 128},   // 8 CTAs a box, as an A tile shared by a group's 8 N tiles
+    {"l2_all_s4", 16, 0, 0, 4, 2000, 1, 128},      // every CTA the same box sequence
+    {"dram_own_s4", 512, 1, 0, 4, 1000, 1, 128},   // 512 MB: from DRAM
+    {"dram_own_s8", 512, 1, 0, 8, 1000, 1, 128},
+    {"l2_own_box64", 16, 1, 0, 8, 4000, 1, 64},    // box size
+    {"l2_own_box256", 16, 1, 0, 4, 1000, 1, 256},
+    {"l2_own_2sm", 16, 1, 0, 4, 1000, 2, 128},     // CTAs (producers) a SM
+    {"l2_own_4sm", 16, 1, 0, 2, 500, 4, 128},
+    {"l2_own_8sm", 16, 1, 0, 1, 250, 8, 128},
+    {"l2_all_4sm", 16, 0, 0, 2, 500, 4, 128},
+    {"dram_own_4sm", 512, 1, 0, 2, 250, 4, 128},
+    {"l2_own_2prod", 16, 1, 0, 4, 1000, 1, 128, 2},  // producer threads a CTA
+    {"l2_own_4prod", 16, 1, 0, 2, 500, 1, 128, 4},
+};
+constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
+
+int main(int argc, char** argv)
+{
+    int once = -1;
+    if (argc == 3 && !strcmp(argv[1], "--once")) once = atoi(argv[2]);
+    else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--once N]\n", argv[0]);
+        return 2;
+    }
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, 0));
+    void* fp = nullptr;
+    cudaDriverEntryPointQueryResult q;
+#if CUDART_VERSION >= 12050
+    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fp, 12000, cudaEnableDefault, &q));
+#else
+    CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fp, cudaEnableDefault, &q));
+#endif
+    if (!fp) {
+        fprintf(stderr, "cuTensorMapEncodeTiled: not found\n");
+        return 1;
+    }
+    const EncodeTiledFn encode = (EncodeTiledFn)fp;
+    const int grid = p.multiProcessorCount;
+    CK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+    if (once < 0) printf("DEVICE %s SMs %d, 128 threads a CTA, boxes of 64 bf16 x ROWS\n", p.name, grid);
+    for (int c = 0; c < kNConfigs; c++) {
+        if (once >= 0 && c != once) continue;
+        const Config& k = kConfigs[c];
+        const uint64_t cols = 1024, rows = (uint64_t)k.mb * 1024 * 1024 / (cols * 2);
+        void* buf;
+        CK(cudaMalloc(&buf, rows * cols * 2));
+        CK(cudaMemset(buf, 1, rows * cols * 2));
+        CUtensorMap map;
+        const cuuint64_t dims[2] = {cols, rows}, strides[1] = {cols * 2};
+        const cuuint32_t box[2] = {64, (cuuint32_t)k.box_rows}, estr[2] = {1, 1};
+        if (encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+            fprintf(stderr, "%s: cuTensorMapEncodeTiled failed\n", k.name);
+            return 1;
+        }
+        const int rb = (int)(rows / k.box_rows), cb = (int)(cols / 64), box_bytes = k.box_rows * 128;
+        const int smem = k.per_sm == 1 ? 200 * 1024 : 200 * 1024 / k.per_sm;  // PER_SM CTAs a SM
+        if (k.stages * k.producers * box_bytes + 1024 > smem || k.stages * k.producers > 16) {
+            fprintf(stderr, "%s: %d stages of %d bytes do not fit %d bytes of shared memory\n", k.name, k.stages, box_bytes, smem);
+            return 1;
+        }
+        const int ctas = grid * k.per_sm;
+        auto launch = [&] {
+            tma_stream<<<ctas, 128, smem>>>(map, k.iters, k.group, k.spread, rb, cb, k.stages, k.box_rows, k.producers);
+        };
+        if (once >= 0) {
+            launch();
+            CK(cudaDeviceSynchronize());
+            CK(cudaGetLastError());
+        } else {
+            const float ms = median_ms(launch, 11);
+            const double bytes = (double)ctas * k.producers * k.iters * box_bytes;
+            printf("TMA %-18s %4d MB group %d spread %d stages %d ctas/SM %d x %d box %3d rows: %9.2f us  %7.3f TB/s into the SMs  %8.1f B a SM-cycle at 1980 MHz\n",
+                   k.name, k.mb, k.group, k.spread, k.stages, k.per_sm, k.producers, k.box_rows, ms * 1e3, bytes / (ms * 1e-3) / 1e12,
+                   bytes / grid / (ms * 1e-3) / 1.98e9);
+        }
+        CK(cudaFree(buf));
+    }
+    return 0;
+}
