@@ -20,20 +20,30 @@
 
 static __device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
-static __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity)
+// SPIN: test_wait in a loop (the thread never sleeps), else try_wait (the thread may be suspended
+// until the phase completes)
+static __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity, int spin)
 {
     uint32_t done = 0;
-    while (!done)
-        asm volatile("{\n.reg .pred P;\nmbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2;\nselp.b32 %0, 1, 0, P;\n}\n"
-                     : "=r"(done)
-                     : "r"(smem_u32(bar)), "r"(parity)
-                     : "memory");
+    while (!done) {
+        if (spin)
+            asm volatile("{\n.reg .pred P;\nmbarrier.test_wait.parity.shared::cta.b64 P, [%1], %2;\nselp.b32 %0, 1, 0, P;\n}\n"
+                         : "=r"(done)
+                         : "r"(smem_u32(bar)), "r"(parity)
+                         : "memory");
+        else
+            asm volatile("{\n.reg .pred P;\nmbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2;\nselp.b32 %0, 1, 0, P;\n}\n"
+                         : "=r"(done)
+                         : "r"(smem_u32(bar)), "r"(parity)
+                         : "memory");
+    }
 }
 
 
 extern "C" __global__ void __launch_bounds__(128, 1)
-    tma_stream(const __grid_constant__ CUtensorMap map, int iters, int group, int spread, int rows_boxes,
-               int cols_boxes, int stages, int box_rows, int producers)
+    tma_stream(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap map2, const CUtensorMap* gmap,
+               int two_maps, int iters, int group, int spread, int rows_boxes,
+               int cols_boxes, int stages, int box_rows, int producers, int mode)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     __shared__ uint64_t full[16];
@@ -52,7 +62,11 @@ extern "C" __global__ void __launch_bounds__(128, 1)
         uint64_t* full_p = full + pr * stages;
         for (int i = 0; i < iters + stages; i++) {
             const int s = i % stages;
-            if (i >= stages) wait_parity(&full_p[s], (uint32_t)((i / stages) - 1) & 1u);
+            // mode 1 (burst): the first copy of a round of STAGES waits for the whole last round
+            if (mode == 1 && s == 0 && i >= stages)
+                for (int j = 0; j < stages; j++) wait_parity(&full_p[j], (uint32_t)((i / stages) - 1) & 1u, 0);
+            else if (mode != 1 && i >= stages)
+                wait_parity(&full_p[s], (uint32_t)((i / stages) - 1) & 1u, mode == 2);
             if (i >= iters) continue;
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&full_p[s])),
                          "r"(box_bytes)
@@ -60,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(128, 1)
             const int b = (int)(((long long)key * 7919 + i) % n);
             asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                          " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(base + s * box_bytes)),
-                         "l"((uint64_t)&map), "r"(smem_u32(&full_p[s])), "r"((b % cols_boxes) * 64),
+                         "l"((uint64_t)(gmap ? gmap : two_maps && (i & 1) ? &map2 : &map)), "r"(smem_u32(&full_p[s])), "r"((b % cols_boxes) * 64),
                          "r"((b / cols_boxes) * box_rows)
                          : "memory");
         }
@@ -79,6 +93,9 @@ struct Config {
     int per_sm;    // CTAs a SM (each its own producer thread)
     int box_rows;  // box: 64 bf16 (128 bytes) x BOX_ROWS rows
     int producers = 1;  // threads of a CTA issuing copies (lane 0 of warps 0 ..), each its own stages and boxes
+    int mode = 0;       // 0: a ring of STAGES (try_wait), 1: bursts of STAGES issued together, 2: the ring with test_wait
+    int global_map = 0; // the tensor map in global memory (a pointer parameter), not a __grid_constant__ parameter
+    int two_maps = 0;   // odd copies through a second, identical tensor map (as a GEMM's A and B maps)
 };
 
 static const Config kConfigs[] = {
@@ -99,6 +116,17 @@ static const Config kConfigs[] = {
     {"dram_own_4sm", 512, 1, 0, 2, 250, 4, 128},
     {"l2_own_2prod", 16, 1, 0, 4, 1000, 1, 128, 2},  // producer threads a CTA
     {"l2_own_4prod", 16, 1, 0, 2, 500, 1, 128, 4},
+    {"l2_own_burst4", 16, 1, 0, 4, 2000, 1, 128, 1, 1},   // 4 copies issued together, then all awaited
+    {"l2_own_burst8", 16, 1, 0, 8, 2000, 1, 128, 1, 1},
+    {"l2_own_burst2_box64", 16, 1, 0, 2, 4000, 1, 64, 1, 1},   // fast.cu k2's step: two 8 KB boxes
+    {"l2_own_spin", 16, 1, 0, 4, 2000, 1, 128, 1, 2},     // the ring, test_wait spinning
+    {"l2_small_burst2_box64", 1, 1, 0, 2, 4000, 1, 64, 1, 1},   // a 1 MB tensor (hot, as k2's 512^3 operands)
+    {"l2_small_own_s4", 1, 1, 0, 4, 2000, 1, 128},
+    {"l2_own_s4_gmap", 16, 1, 0, 4, 2000, 1, 128, 1, 0, 1},        // the map in global memory (fast.cu's k2-k5)
+    {"l2_own_burst2_box64_gmap", 16, 1, 0, 2, 4000, 1, 64, 1, 1, 1},
+    {"l2_own_2sm_gmap", 16, 1, 0, 4, 1000, 2, 128, 1, 0, 1},
+    {"l2_own_s4_2maps", 16, 1, 0, 4, 2000, 1, 128, 1, 0, 0, 1},
+    {"l2_own_burst2_box64_2maps", 16, 1, 0, 2, 4000, 1, 64, 1, 1, 0, 1},   // fast.cu k2's step: A and B maps
 };
 constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
@@ -143,6 +171,11 @@ int main(int argc, char** argv)
             fprintf(stderr, "%s: cuTensorMapEncodeTiled failed\n", k.name);
             return 1;
         }
+        CUtensorMap* gmap = nullptr;
+        if (k.global_map) {
+            CK(cudaMalloc(&gmap, sizeof map));
+            CK(cudaMemcpy(gmap, &map, sizeof map, cudaMemcpyHostToDevice));
+        }
         const int rb = (int)(rows / k.box_rows), cb = (int)(cols / 64), box_bytes = k.box_rows * 128;
         const int smem = k.per_sm == 1 ? 200 * 1024 : 200 * 1024 / k.per_sm;  // PER_SM CTAs a SM
         if (k.stages * k.producers * box_bytes + 1024 > smem || k.stages * k.producers > 16) {
@@ -151,7 +184,7 @@ int main(int argc, char** argv)
         }
         const int ctas = grid * k.per_sm;
         auto launch = [&] {
-            tma_stream<<<ctas, 128, smem>>>(map, k.iters, k.group, k.spread, rb, cb, k.stages, k.box_rows, k.producers);
+            tma_stream<<<ctas, 128, smem>>>(map, map, gmap, k.two_maps, k.iters, k.group, k.spread, rb, cb, k.stages, k.box_rows, k.producers, k.mode);
         };
         if (once >= 0) {
             launch();
@@ -160,11 +193,12 @@ int main(int argc, char** argv)
         } else {
             const float ms = median_ms(launch, 11);
             const double bytes = (double)ctas * k.producers * k.iters * box_bytes;
-            printf("TMA %-18s %4d MB group %d spread %d stages %d ctas/SM %d x %d box %3d rows: %9.2f us  %7.3f TB/s into the SMs  %8.1f B a SM-cycle at 1980 MHz\n",
-                   k.name, k.mb, k.group, k.spread, k.stages, k.per_sm, k.producers, k.box_rows, ms * 1e3, bytes / (ms * 1e-3) / 1e12,
+            printf("TMA %-18s %4d MB group %d spread %d stages %d mode %d ctas/SM %d x %d box %3d rows: %9.2f us  %7.3f TB/s into the SMs  %8.1f B a SM-cycle at 1980 MHz\n",
+                   k.name, k.mb, k.group, k.spread, k.stages, k.mode, k.per_sm, k.producers, k.box_rows, ms * 1e3, bytes / (ms * 1e-3) / 1e12,
                    bytes / grid / (ms * 1e-3) / 1.98e9);
         }
         CK(cudaFree(buf));
+        if (gmap) CK(cudaFree(gmap));
     }
     return 0;
 }
