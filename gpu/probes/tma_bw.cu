@@ -46,9 +46,12 @@ extern "C" __global__ void __launch_bounds__(128, 1)
                int cols_boxes, int stages, int box_rows, int producers, int mode)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
-    __shared__ uint64_t full[16];
+    __shared__ uint64_t full[16], empty[16];
     if (threadIdx.x == 0) {
-        for (int s = 0; s < stages * producers; s++) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&full[s])));
+        for (int s = 0; s < stages * producers; s++) {
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&full[s])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&empty[s])));
+        }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
@@ -63,22 +66,36 @@ extern "C" __global__ void __launch_bounds__(128, 1)
         for (int i = 0; i < iters + stages; i++) {
             const int s = i % stages;
             // mode 1 (burst): the first copy of a round of STAGES waits for the whole last round
-            if (mode == 1 && s == 0 && i >= stages)
+            // mode 3 (producer and consumer, as fast.cu's): the producer waits for the consumer's release
+            if (mode == 3) {
+                if (i >= stages) wait_parity(&empty[s], (uint32_t)((i / stages) - 1) & 1u, 0);
+            } else if (mode == 1 && s == 0 && i >= stages)
                 for (int j = 0; j < stages; j++) wait_parity(&full_p[j], (uint32_t)((i / stages) - 1) & 1u, 0);
             else if (mode != 1 && i >= stages)
                 wait_parity(&full_p[s], (uint32_t)((i / stages) - 1) & 1u, mode == 2);
             if (i >= iters) continue;
+            // mode 4: two boxes a stage, both completing the stage's one mbarrier (a GEMM's A and B tiles)
+            const int per = mode == 4 ? 2 : 1;
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&full_p[s])),
-                         "r"(box_bytes)
+                         "r"(per * box_bytes)
                          : "memory");
-            const int b = (int)(((long long)key * 7919 + i) % n);
-            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                         " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(base + s * box_bytes)),
-                         "l"((uint64_t)(gmap ? gmap : two_maps && (i & 1) ? &map2 : &map)), "r"(smem_u32(&full_p[s])), "r"((b % cols_boxes) * 64),
-                         "r"((b / cols_boxes) * box_rows)
-                         : "memory");
+            for (int j = 0; j < per; j++) {
+                const int b = (int)(((long long)key * 7919 + per * i + j) % n);
+                asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                             " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_u32(base + (s * per + j) * box_bytes)),
+                             "l"((uint64_t)(gmap ? gmap : two_maps && (i & 1) ? &map2 : &map)), "r"(smem_u32(&full_p[s])),
+                             "r"((b % cols_boxes) * 64), "r"((b / cols_boxes) * box_rows)
+                             : "memory");
+            }
         }
     }
+    // mode 3's consumer, lane 0 of warp PRODUCERS: waits for each copy and releases its stage
+    if (mode == 3 && threadIdx.x == 32 * producers)
+        for (int i = 0; i < iters; i++) {
+            const int s = i % stages;
+            wait_parity(&full[s], (uint32_t)(i / stages) & 1u, 0);
+            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(&empty[s])) : "memory");
+        }
     __syncthreads();
 }
 
@@ -93,7 +110,9 @@ struct Config {
     int per_sm;    // CTAs a SM (each its own producer thread)
     int box_rows;  // box: 64 bf16 (128 bytes) x BOX_ROWS rows
     int producers = 1;  // threads of a CTA issuing copies (lane 0 of warps 0 ..), each its own stages and boxes
-    int mode = 0;       // 0: a ring of STAGES (try_wait), 1: bursts of STAGES issued together, 2: the ring with test_wait
+    int mode = 0;       // 0: a ring of STAGES (try_wait), 1: bursts of STAGES issued together, 2: the ring with test_wait,
+                        // 3: a producer that waits for a consumer warp's release of each stage (fast.cu's pipeline),
+                        // 4: the ring with two boxes a stage on one mbarrier (ITERS stages: 2 ITERS boxes)
     int global_map = 0; // the tensor map in global memory (a pointer parameter), not a __grid_constant__ parameter
     int two_maps = 0;   // odd copies through a second, identical tensor map (as a GEMM's A and B maps)
 };
@@ -127,6 +146,11 @@ static const Config kConfigs[] = {
     {"l2_own_2sm_gmap", 16, 1, 0, 4, 1000, 2, 128, 1, 0, 1},
     {"l2_own_s4_2maps", 16, 1, 0, 4, 2000, 1, 128, 1, 0, 0, 1},
     {"l2_own_burst2_box64_2maps", 16, 1, 0, 2, 4000, 1, 64, 1, 1, 0, 1},   // fast.cu k2's step: A and B maps
+    {"l2_own_s4_pc", 16, 1, 0, 4, 2000, 1, 128, 1, 3},    // producer and consumer warps
+    {"l2_own_s8_pc", 16, 1, 0, 8, 2000, 1, 128, 1, 3},
+    {"l2_pair_s4_pc", 16, 2, 0, 4, 2000, 1, 128, 1, 3},
+    {"l2_own_s4_2a_bar", 16, 1, 0, 4, 1000, 1, 128, 1, 4},   // 2 boxes a barrier: 2000 boxes in all
+    {"l2_own_s2_2a_bar", 16, 1, 0, 2, 1000, 1, 128, 1, 4},
 };
 constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
@@ -178,7 +202,7 @@ int main(int argc, char** argv)
         }
         const int rb = (int)(rows / k.box_rows), cb = (int)(cols / 64), box_bytes = k.box_rows * 128;
         const int smem = k.per_sm == 1 ? 200 * 1024 : 200 * 1024 / k.per_sm;  // PER_SM CTAs a SM
-        if (k.stages * k.producers * box_bytes + 1024 > smem || k.stages * k.producers > 16) {
+        if (k.stages * k.producers * box_bytes * (k.mode == 4 ? 2 : 1) + 1024 > smem || k.stages * k.producers > 16) {
             fprintf(stderr, "%s: %d stages of %d bytes do not fit %d bytes of shared memory\n", k.name, k.stages, box_bytes, smem);
             return 1;
         }
@@ -192,7 +216,7 @@ int main(int argc, char** argv)
             CK(cudaGetLastError());
         } else {
             const float ms = median_ms(launch, 11);
-            const double bytes = (double)ctas * k.producers * k.iters * box_bytes;
+            const double bytes = (double)ctas * k.producers * k.iters * box_bytes * (k.mode == 4 ? 2 : 1);
             printf("TMA %-18s %4d MB group %d spread %d stages %d mode %d ctas/SM %d x %d box %3d rows: %9.2f us  %7.3f TB/s into the SMs  %8.1f B a SM-cycle at 1980 MHz\n",
                    k.name, k.mb, k.group, k.spread, k.stages, k.mode, k.per_sm, k.producers, k.box_rows, ms * 1e3, bytes / (ms * 1e-3) / 1e12,
                    bytes / grid / (ms * 1e-3) / 1.98e9);
