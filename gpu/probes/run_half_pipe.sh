@@ -9,12 +9,7 @@
 # changed on the GPU.  Expected: about a minute.
 set -u
 out=${1:?usage: bash gpu/probes/run_half_pipe.sh OUTDIR}
-mkdir -p "$out" && out=$(cd "$out" && pwd)
-export PATH=$PATH:/usr/local/cuda/bin
-exec > >(tee -a "$out/log.txt") 2>&1
-failed=0
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-nvcc --version | tail -n 1
+. "$(dirname "$0")/run_common.sh"
 timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/half_pipe gpu/probes/half_pipe.cu || exit 1
 timeout 120 /tmp/half_pipe > "$out/rates.txt" || failed=$((failed + 1))
 cat "$out/rates.txt"

@@ -7,12 +7,7 @@
 # Nothing is changed on the GPU.  Expected: under a minute.
 set -u
 out=${1:?usage: bash gpu/probes/run_tma_bw.sh OUTDIR}
-mkdir -p "$out" && out=$(cd "$out" && pwd)
-export PATH=$PATH:/usr/local/cuda/bin
-exec > >(tee -a "$out/log.txt") 2>&1
-failed=0
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-nvcc --version | tail -n 1
+. "$(dirname "$0")/run_common.sh"
 timeout 300 nvcc -O2 -arch=sm_90a -o /tmp/tma_bw gpu/probes/tma_bw.cu || exit 1
 timeout 120 /tmp/tma_bw > "$out/rates.txt" || failed=$((failed + 1))
 cat "$out/rates.txt"

@@ -51,6 +51,15 @@ step() {
     return "$rc"
 }
 
+# the end of a run: the text files and everything else in one archive, the exit status
+finish() {
+    cp "$out"/*.txt "$W/" 2>/dev/null
+    tar -C "$W" --exclude='harness' -czf "$out/full.tar.gz" . 2>/dev/null
+    ls -la "$out"
+    say "done: $failed failed step(s)"
+    exit "$failed"
+}
+
 say "start: $(pwd), work $W"
 test -d .gl/public_hopper/fast.cu || { say "no .gl/public_hopper/fast.cu: run gpu/outside/public_hopper/prep.sh first"; exit 1; }
 cat .gl/public_hopper/fast.cu/COMMIT
@@ -91,41 +100,20 @@ lts__t_sectors_op_write.sum,l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.
             > "$2/ncu_s$3_stdout.txt" 2>&1' sh "$sm" "$W" "$n" "$BIN" "$mnk" "$k"
     done < "$W/sizes.list"
     python3 - "$W" "$out/ncu_sizes.csv" > "$out/counters.txt" <<'EOF'
-import csv, sys
+import sys
+sys.path.insert(0, "gpu/outside/public_hopper")
+import ncu_join
 w, dest = sys.argv[1], sys.argv[2]
-rows, head, units = [], ["harness_kernel", "mnk"], {}
-for i, line in enumerate(open(w + "/sizes.list"), 1):
-    k, mnk = line.split()
-    try:
-        lines = [l for l in open("%s/ncu_s%d.csv" % (w, i), errors="replace") if not l.startswith("==")]
-    except OSError:
-        continue
-    start = next((j for j, l in enumerate(lines) if l.startswith('"ID"')), None)
-    if start is None:
-        continue
-    r = list(csv.reader(lines[start:]))
-    for row in r[2:]:
-        if row and row[0].isdigit():
-            rows.append(dict(zip(r[0], row), harness_kernel=k, mnk=mnk))
-            head += [x for x in r[0] if x not in head]
-            units.update(zip(r[0], r[1]))
-with open(dest, "w", newline="") as f:
-    cw = csv.writer(f)
-    cw.writerow(head)
-    cw.writerow([units.get(x, "") for x in head])     # ncu's units row (--print-units base)
-    for d in rows:
-        cw.writerow([d.get(x, "") for x in head])
+items = [("%s/ncu_s%d.csv" % (w, i), dict(zip(("harness_kernel", "mnk"), line.split())))
+         for i, line in enumerate(open(w + "/sizes.list"), 1)]
+rows, head = ncu_join.join(items, dest, units=True)
 print("%-4s %-16s %14s %16s %14s" % ("k", "M,N,K", "ncu ns", "dram read bytes", "gmma insts"))
 for d in rows:
     print("%-4s %-16s %14s %16s %14s" % (d["harness_kernel"], d["mnk"], d.get("gpu__time_duration.sum", ""),
                                          d.get("dram__bytes_read.sum", ""), d.get("sm__inst_executed_pipe_tensor_op_gmma.sum", "")))
 EOF
     cat "$out/counters.txt"
-    cp "$out"/*.txt "$W/" 2>/dev/null
-    tar -C "$W" --exclude='harness' -czf "$out/full.tar.gz" . 2>/dev/null
-    ls -la "$out"
-    say "done: $failed failed step(s)"
-    exit "$failed"
+    finish
 fi
 
 # ---- 2. checks and times, a process a kernel: check size (full check, 5 x 10 launches), then big
@@ -234,33 +222,11 @@ fi
 
 # ---- 6. one CSV (the union of the runs' columns) and a table
 python3 - "$W" "$out/ncu.csv" "$KERNELS" > "$out/counters.txt" 2> "$W/tables_err.txt" <<'EOF'
-import csv, sys
+import sys
+sys.path.insert(0, "gpu/outside/public_hopper")
+import ncu_join
 w, dest, kernels = sys.argv[1], sys.argv[2], sys.argv[3].split()
-head, rows = [], []
-for k in kernels:
-    try:
-        lines = [l for l in open("%s/ncu_%s.csv" % (w, k), errors="replace") if not l.startswith("==")]
-    except OSError:
-        continue
-    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), None)
-    if start is None:
-        continue
-    r = list(csv.reader(lines[start:]))
-    h = r[0]
-    units = r[1] if len(r) > 1 else []
-    for row in r[2:]:
-        if row and row[0].isdigit():
-            d = dict(zip(h, row))
-            d["harness_kernel"] = k
-            rows.append(d)
-    for x in ["harness_kernel"] + h:
-        if x not in head:
-            head.append(x)
-with open(dest, "w", newline="") as f:
-    cw = csv.writer(f)
-    cw.writerow(head)
-    for d in rows:
-        cw.writerow([d.get(x, "") for x in head])
+rows, head = ncu_join.join([("%s/ncu_%s.csv" % (w, k), {"harness_kernel": k}) for k in kernels], dest)
 shown = [h for h in head if "__" in h and not h.startswith("device__") and not h.endswith((".avg", ".max", ".min")) or h == "sm__cycles_elapsed.max"]
 print("# ncu --csv --page raw, harness --size check --only K (one launch each), --clock-control none")
 for j, d in enumerate(rows):
@@ -274,8 +240,4 @@ say "counters.txt: $(wc -l < "$out/counters.txt") lines; $(grep -c . "$out/ncu.c
 cat "$W/tables_err.txt"
 
 # ---- 7. everything else in one archive
-cp "$out"/*.txt "$W/" 2>/dev/null
-tar -C "$W" --exclude='harness' -czf "$out/full.tar.gz" . 2>/dev/null
-ls -la "$out"
-say "done: $failed failed step(s)"
-exit "$failed"
+finish
