@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # failed: the sourcing script's
 # What gpu/probes/run_*.sh share, sourced after setting out (the output folder): out made
 # absolute, CUDA on the PATH, all output also appended to $out/log.txt, failed=0, and the GPU,
 # its driver and clocks and nvcc's version printed first.

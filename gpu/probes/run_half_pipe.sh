@@ -9,6 +9,7 @@
 # changed on the GPU.  Expected: about a minute.
 set -u
 out=${1:?usage: bash gpu/probes/run_half_pipe.sh OUTDIR}
+# shellcheck source=gpu/probes/run_common.sh
 . "$(dirname "$0")/run_common.sh"
 timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/half_pipe gpu/probes/half_pipe.cu || exit 1
 timeout 120 /tmp/half_pipe > "$out/rates.txt" || failed=$((failed + 1))

@@ -7,6 +7,7 @@
 # Nothing is changed on the GPU.  Expected: under a minute.
 set -u
 out=${1:?usage: bash gpu/probes/run_tma_bw.sh OUTDIR}
+# shellcheck source=gpu/probes/run_common.sh
 . "$(dirname "$0")/run_common.sh"
 timeout 300 nvcc -O2 -arch=sm_90a -o /tmp/tma_bw gpu/probes/tma_bw.cu || exit 1
 timeout 120 /tmp/tma_bw > "$out/rates.txt" || failed=$((failed + 1))
@@ -18,10 +19,10 @@ n=$(grep -c '^TMA ' "$out/rates.txt")
 : > "$out/ncu.csv"
 for i in $(seq 0 $((n - 1))); do
     timeout 120 ncu --clock-control none --csv --page raw --print-units base --metrics "$m" /tmp/tma_bw --once "$i" \
-        > /tmp/ncu_$i.csv 2>&1 || failed=$((failed + 1))
-    if [ "$i" -eq 0 ]; then grep -E '^"(ID|)"' /tmp/ncu_$i.csv | head -n 2 >> "$out/ncu.csv"; fi
-    grep -E '^"[0-9]' /tmp/ncu_$i.csv >> "$out/ncu.csv"
-    grep -E '==ERROR==' /tmp/ncu_$i.csv | head -n 3
+        > "/tmp/ncu_$i.csv" 2>&1 || failed=$((failed + 1))
+    if [ "$i" -eq 0 ]; then grep -E '^"(ID|)"' "/tmp/ncu_$i.csv" | head -n 2 >> "$out/ncu.csv"; fi
+    grep -E '^"[0-9]' "/tmp/ncu_$i.csv" >> "$out/ncu.csv"
+    grep -E '==ERROR==' "/tmp/ncu_$i.csv" | head -n 3
 done
 python3 - "$out/ncu.csv" "$out/rates.txt" > "$out/table.txt" <<'PY'
 import csv, sys
