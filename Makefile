@@ -34,7 +34,7 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c sample.c \
             analysis.c preset.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c smport.c) \
+FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c tmamerge.c smport.c) \
                $(addprefix sim/frontend/trace/,trace.c file.c import.c nvbit.c accelsim.c sassop.c binwrite.c textwrite.c) \
                $(addprefix sim/frontend/sketch/,sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c \
                  sketch_run.c sketch.c) \

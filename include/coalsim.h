@@ -447,6 +447,12 @@ typedef struct coalsim_profile {
     /* a profile the user did not name (the default for --hier): its name,
      * which the time's report then says ("" when the user named it) */
     char default_name[32];
+    /* Hopper's TMA and tensor cores (0 where not measured: the rules before them) */
+    double tma_box_ns;                        /* a producer's tile copies from L2 arrive one after another, each
+                                                 this long (one completing the same mbarrier as the copy
+                                                 before it: 0.37 of it; gpu/probes/tma_bw.cu) */
+    double l2_tma_gbs;                        /* L2's read rate for TMA copies, GB/s of sectors */
+    double tensor_clock_mhz;                  /* the SM clock while the tensor cores work (wgmma's cycles) */
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */

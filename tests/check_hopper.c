@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "frontend/gmma.h"
+#include "frontend/tmamerge.h"
 #include "frontend/tmap.h"
 #include "helpers.h"
 
@@ -410,6 +411,87 @@ START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2
 }
 END_TEST
 
+/* Run tma_producers (tests/kernels/cluster.ptx) on GRID blocks of 128 threads: N copies, P producers,
+ * SHARED boxes, ONE_BAR; timed with the H100's profile when TIMED.  The analysis, finished. */
+static coalsim_analysis *run_producers(unsigned grid, int n, int p, int shared, int one_bar, int timed)
+{
+    coalsim_kernel *k = load_cluster();
+    char err[1024], args[160];
+    snprintf(args, sizeof args, "t:256K=iotaf@f32:32x2048:32x32,out:1K,%d,%d,%d,%d", n, p, shared, one_bar);
+    coalsim_analysis_cfg cfg = timed ? h100_timed_cfg() : (coalsim_analysis_cfg){.arch = arch_of("hopper")};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    ck_assert(a != NULL);
+    coalsim_launch l = {.kernel = "tma_producers", .grid = {grid, 1, 1}, .block = {128, 1, 1}, .args = args,
+                        .threads = 1};
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    coalsim_analysis_finish(a);
+    float out[8];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, grid * sizeof *out), 0);
+    for (unsigned b = 0; b < grid; b++) {      /* the first column of the boxes: iota's 32 * row */
+        double want = 0;
+        for (int i = 0; i < n; i++)
+            for (int r = 0; r < 32; r++) want += 32.0 * (((shared ? 0 : (int)b) * n + i) * 32 + r);
+        ck_assert_double_eq_tol(out[b], want, 1e-3 * want + 1e-3);
+    }
+    coalsim_kernel_free(k);
+    return a;
+}
+
+static uint64_t bulk_load_sectors(const coalsim_analysis *an)
+{
+    const coalsim_stats *st = coalsim_analysis_stats(an);
+    uint64_t sectors = 0;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++)
+        if (coalsim_stats_get(st, i)->op == COALSIM_BULK_LD) sectors += coalsim_stats_get(st, i)->sectors;
+    return sectors;
+}
+
+START_TEST(test_one_threads_tensor_copies_arrive_one_after_another_and_more_producers_overlap_them)
+{
+    /* gpu/probes/tma_bw.cu: a producer's boxes every tma_box_ns however many are in flight; copies that
+     * complete one mbarrier overlap in part (two 16 KB boxes a barrier: 1.37 boxes' time) */
+    coalsim_analysis *one = run_producers(1, 8, 1, 0, 0, 1), *four = run_producers(1, 8, 4, 0, 0, 1),
+                     *bar = run_producers(1, 8, 1, 0, 1, 1);
+    double c1 = coalsim_analysis_exec(one)->path_cycles, c4 = coalsim_analysis_exec(four)->path_cycles,
+           cb = coalsim_analysis_exec(bar)->path_cycles;
+    double box = 439 * 1.98;                    /* the H100 profile's tma_box_ns, in cycles */
+    /* each path: the copies' time and about 1,400-1,500 cycles of the rest (barriers, the sum) */
+    ck_assert_msg(c1 > 8 * box && c1 < 8 * box + 2000, "one producer: %.0f cycles for 8 boxes of %.0f", c1, box);
+    ck_assert_msg(c4 > 2 * box && c4 < 2 * box + 2000, "four producers: %.0f cycles, two boxes each", c4);
+    ck_assert_msg(cb > (1 + 7 * 0.37) * box && cb < (1 + 7 * 0.37) * box + 2000, "one barrier: %.0f cycles", cb);
+    coalsim_analysis_free(one), coalsim_analysis_free(four), coalsim_analysis_free(bar);
+}
+END_TEST
+
+START_TEST(test_ctas_of_a_merge_domain_loading_the_same_box_at_once_share_its_l2_read)
+{
+    /* H100, gpu/probes/runs/h100-tma: CTAs 2j and 2j+1 streaming the same boxes read half the sectors */
+    const uint64_t boxes = 4 * 4096 / 32;       /* 4 boxes of 4 KiB a CTA, in sectors */
+    coalsim_analysis *own = run_producers(8, 4, 1, 0, 0, 0), *same = run_producers(8, 4, 1, 1, 0, 0);
+    ck_assert_uint_eq(bulk_load_sectors(own), 8 * boxes);
+    ck_assert_uint_eq(bulk_load_sectors(same), 2 * boxes);     /* once a domain of four CTAs */
+    /* every CTA still receives its boxes */
+    ck_assert_uint_eq(kernel_metric(same, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"), 8 * 4 * 4096);
+    coalsim_analysis_free(own), coalsim_analysis_free(same);
+}
+END_TEST
+
+START_TEST(test_tma_merge_shares_a_read_within_a_domain_at_the_same_load_only)
+{
+    static tma_merge m;
+    tma_merge_init(&m);
+    int64_t c0[2] = {0, 0}, c1[2] = {0, 32};
+    unsigned box[2] = {32, 32};
+    uint64_t a = tma_merge_box(4096, 2, c0, box), b = tma_merge_box(4096, 2, c1, box);
+    ck_assert_int_eq(tma_merge_shared(&m, 0, 0, a), 0);    /* block 0 reads it */
+    ck_assert_int_eq(tma_merge_shared(&m, 1, 0, a), 1);    /* block 1, same domain, same load: shared */
+    ck_assert_int_eq(tma_merge_shared(&m, 1, 1, a), 0);    /* the same box as another load: its own read */
+    ck_assert_int_eq(tma_merge_shared(&m, 3, 0, b), 0);    /* another box */
+    ck_assert_int_eq(tma_merge_shared(&m, 4, 0, a), 0);    /* block 4: the next domain */
+    ck_assert_int_eq(tma_merge_shared(&m, 5, 0, a), 1);
+}
+END_TEST
+
 START_TEST(test_a_cluster_that_does_not_tile_the_grid_is_an_error)
 {
     coalsim_kernel *k = load_cluster();
@@ -569,6 +651,9 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);
     tcase_add_test(core, test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once);
+    tcase_add_test(core, test_one_threads_tensor_copies_arrive_one_after_another_and_more_producers_overlap_them);
+    tcase_add_test(core, test_ctas_of_a_merge_domain_loading_the_same_box_at_once_share_its_l2_read);
+    tcase_add_test(core, test_tma_merge_shares_a_read_within_a_domain_at_the_same_load_only);
     tcase_add_test(core, test_bulk_reductions_add_min_and_add_halves_into_global_memory_block_after_block);
     tcase_add_test(core, test_pending_count_reads_the_arrivals_a_state_found_waiting);
     tcase_add_test(core, test_a_bulk_reduction_into_another_ctas_shared_memory_completes_its_mbarrier);

@@ -64,6 +64,7 @@ struct coalsim_timing {
     size_t hot_cap, hot_used;
     uint64_t hot_max;              /* the most on one address */
     uint64_t atomic_sectors;       /* global atomics' sectors */
+    double bulk_sectors;           /* TMA loads' sectors (L2's at l2_tma_gbs) */
     uint64_t dirty, l2_bytes;      /* coalsim_timing_set_dirty */
 };
 
@@ -194,6 +195,9 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "atomic_same_ns")) dst = &p->atomic_same_ns;
         else if (!strcmp(key, "atomic_sector_ns")) dst = &p->atomic_sector_ns;
         else if (!strcmp(key, "launch_b2b_us")) dst = &p->launch_b2b_us;
+        else if (!strcmp(key, "tma_box_ns")) dst = &p->tma_box_ns;
+        else if (!strcmp(key, "l2_tma_read_gbs")) dst = &p->l2_tma_gbs;
+        else if (!strcmp(key, "tensor_clock_mhz")) dst = &p->tensor_clock_mhz;
         else if (!strcmp(key, "l2_bytes")) {
             p->l2_bytes = (uint64_t)v;
             continue;
@@ -520,6 +524,7 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     /* a bulk copy (TMA) is the Tensor Memory Accelerator's: neither the L1
      * data pipe's work nor a warp's load on its path; its sectors are the
      * L2's and DRAM's (the hierarchy counted them) */
+    if (r->op == COALSIM_BULK_LD) t->bulk_sectors += res->sectors;
     if (r->op == COALSIM_BULK_LD || r->op == COALSIM_BULK_ST) return 0;
     t->l1_ns[sm] += l1_cost(t, r, res, d);
     data_cycles(t, r, res, d, &t->data_cyc[(size_t)sm * 3]);
@@ -582,6 +587,7 @@ void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f)
     }
     t->hot_max = (uint64_t)llround((double)t->hot_max * f);
     t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f);
+    t->bulk_sectors *= f;
 }
 
 /* The DRAM round trip at GBS, from the loaded curve. */
@@ -616,7 +622,10 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
      * takes B/read + B/write = 2B/copy */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
     out->dram_us = timing_dram_read_us(p, c) + (double)c->dram_write / (write_gbs * 1e3);
-    out->l2_us = (double)c->l2_sectors * 32.0 / (p->l2_gbs * 1e3);
+    /* TMA loads' sectors at the rate L2 serves them (gpu/probes/tma_bw.cu: 7.8 TB/s on the H100, where LSU
+     * loads reach 6.9), the rest at l2_read_gbs */
+    double bulk = p->l2_tma_gbs > 0 && t->bulk_sectors < (double)c->l2_sectors ? t->bulk_sectors : 0;
+    out->l2_us = ((double)c->l2_sectors - bulk) * 32.0 / (p->l2_gbs * 1e3) + (bulk ? bulk * 32.0 / (p->l2_tma_gbs * 1e3) : 0);
     for (unsigned s = 0; s < t->sms; s++)
         if (t->l1_ns[s] / 1e3 > out->l1_us) out->l1_us = t->l1_ns[s] / 1e3;
     double bound = out->dram_us;

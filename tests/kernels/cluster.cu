@@ -223,3 +223,47 @@ extern "C" __global__ void mbar_pending(unsigned* out)
         out[1] = c2;
     }
 }
+
+// ---- TMA copies for the time model and the L2 merge (frontend/tmamerge.h) ----
+
+// N copies of 32 x 32-float boxes (4 KiB) a CTA: lane 0 of warps 0 .. P-1 issues copies i = w, w + P, ..
+// (N <= 8, P <= 4), copy i into slot i completing mbarrier i (ONE_BAR, with P = 1: all complete mbarrier 0);
+// then every thread waits for all N.  Box i of CTA b is at row ((SHARED ? 0 : b) * N + i) * 32: with SHARED
+// every CTA asks for the same boxes in the same order.  out[b] = the sum of the CTA's first column (so the
+// copies are read).
+extern "C" __global__ void tma_producers(const __grid_constant__ CUtensorMap t, float* out, int n, int p, int shared,
+                                         int one_bar)
+{
+    __shared__ __align__(128) float slot[8][32 * 32];
+    __shared__ __align__(8) uint64_t bar[8];
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < n; i++) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&bar[i])));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    const int w = (int)threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0 && w < p) {
+        if (one_bar)
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&bar[0])), "r"(n * 32 * 32 * 4));
+        for (int i = w; i < n; i += p) {
+            uint64_t* b = &bar[one_bar ? 0 : i];
+            if (!one_bar)
+                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(b)), "r"(32 * 32 * 4));
+            int y = ((shared ? 0 : (int)blockIdx.x) * n + i) * 32;
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_u32(slot[i])),
+                         "l"(&t), "r"(0), "r"(y), "r"(smem_u32(b))
+                         : "memory");
+        }
+    }
+    for (int i = 0; i < (one_bar ? 1 : n); i++)
+        asm volatile("{\n\t.reg .pred P;\nW:\n\tmbarrier.try_wait.parity.shared::cta.b64 P, [%0], 0;\n\t@!P bra W;\n}" ::"r"(
+                         smem_u32(&bar[i]))
+                     : "memory");
+    if (threadIdx.x == 0) {
+        float s = 0;
+        for (int i = 0; i < n; i++)
+            for (int r = 0; r < 32; r++) s += slot[i][r * 32];
+        out[blockIdx.x] = s;
+    }
+}

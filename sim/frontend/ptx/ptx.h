@@ -423,6 +423,8 @@ typedef struct pwarp {
     int bar_counted;           /* W_BAR: at a barrier with a thread count (named: bar.sync id, n), released by its arrivals */
     int gmma_done;             /* its rows of the wgmma it is at were computed by its warpgroup's last warp */
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
+    uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (a producer's boxes come one after another) */
+    uint64_t sb_tma_bar;       /* the mbarrier that copy completes (shared address) */
 } pwarp;
 
 /* A CTA of the cluster the worker runs (one without clusters). */
@@ -430,6 +432,7 @@ typedef struct pcta {
     uint64_t block_id;
     unsigned bx, by, bz;
     uint8_t *smem;
+    uint64_t tma_loads;        /* tensor loads it issued (tmamerge.h: the same box as another CTA's Nth) */
 } pcta;
 
 typedef struct pctx {
@@ -488,6 +491,9 @@ typedef struct pctx {
     uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
     coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
+    uint64_t sb_tma_box;                   /* a tensor copy's time (packed cycles; 0: a global load's latency) */
+    double sb_gmma_cycles;                 /* a wgmma's cycles at the tensor clock, in cycles of the SM clock: 1 and up */
+    struct tma_merge *tma_merge;           /* which tensor loads share an L2 read (made at the first) */
 } pctx;
 
 /* The time model's side of the interpreter (ptx_sched.c).  Decoding: the
@@ -541,6 +547,7 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */
 uint64_t ptx_sched_load_ready(const pctx *x);
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
 void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);

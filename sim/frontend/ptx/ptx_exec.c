@@ -664,6 +664,7 @@ static void place_ctas(pctx *x, uint64_t c)
         t->by = cy * x->cdim[1] + r / x->cdim[0] % x->cdim[1];
         t->bz = cz * x->cdim[2] + r / (x->cdim[0] * x->cdim[1]);
         t->block_id = t->bx + (uint64_t)x->grid[0] * (t->by + (uint64_t)x->grid[1] * t->bz);
+        t->tma_loads = 0;
         memset(t->smem, 0, (size_t)x->smem_bytes);
     }
 }
@@ -736,6 +737,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->cl_arrived = 0;
         w->bar_counted = 0;
         w->gmma_done = 0;
+        w->sb_tma_free = w->sb_tma_bar = 0;
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;
@@ -807,6 +809,8 @@ void ptx_ctx_free(pctx *x)
     free(x->icount);
     x->icount = NULL;
     sm_port_free(&x->sb_smport);
+    free(x->tma_merge);
+    x->tma_merge = NULL;
     for (size_t k = 0; k < x->nmemo && x->memo; k++) free(x->memo[k]);
     free(x->memo);
     x->memo = NULL;

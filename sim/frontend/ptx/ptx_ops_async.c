@@ -20,8 +20,10 @@
  * moved; if none can, the block is deadlocked, which is an error naming
  * the waiting warps and their barriers (ptx_exec.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "frontend/tmamerge.h"
 #include "frontend/tmap.h"
 #include "ptx.h"
 
@@ -117,15 +119,16 @@ static uint64_t sb_ready(const pctx *x, uint64_t a)
     return 0;
 }
 
-/* Complete BYTES of the transaction count of the mbarrier at shared address A. */
-static int mb_complete_tx(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, int l, uint64_t bytes)
+/* Complete BYTES of the transaction count of the mbarrier at shared address A;
+ * the bytes are in at READY (scoreboard time). */
+static int mb_complete_tx(pctx *x, pwarp *w, const pinst *in, int sp, uint64_t a, int l, uint64_t bytes, uint64_t ready)
 {
     unsigned char *p;
     uint64_t rep;
     if (mb_at(x, w, in, sp, a, l, &p, &rep) != 0) return -1;
     mbar b = mb_get(p);
     if (mb_made(x, w, in, &b, rep, l) != 0) return -1;
-    sb_mark(x, a, ptx_sched_load_ready(x));     /* the bytes arrive a global load's latency after the copy issues */
+    sb_mark(x, a, ready);
     b.tx -= (int64_t)bytes;
     if (b.tx < -MB_MAX_TX)
         return ptx_fail(x, in, "the mbarrier at shared 0x%llx has more bytes completed than it can count (lane %d, warp %u)",
@@ -392,7 +395,9 @@ HANDLER(bulk_copy)
                 else memcpy(sp + o, gp, 16);
                 if (bulk_piece(x, w, in, d == 0 ? &q : NULL, rep) != 0) return -1;   /* read once, however many receive it */
             }
-            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, n) != 0)
+            /* the bytes arrive a global load's latency after the copy issues */
+            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, n,
+                                         ptx_sched_load_ready(x)) != 0)
                 return -1;
         }
         x->exec.bulk_copies++;
@@ -461,7 +466,8 @@ HANDLER(bulk_reduce)
         if (!to_global) {
             if (shared_span(x, w, in, in->space, dst, n, l, &dp) != 0) return -1;
             for (uint64_t o = 0; o < n; o += eb) reduce_elem(dp + o, sp + o, eb, in->sub2, t, 0);
-            if (mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n) != 0) return -1;
+            if (mb_complete_tx(x, w, in, in->space, in->imm + SLOT(w, in->c)[l], l, n, ptx_sched_load_ready(x)) != 0)
+                return -1;
             x->exec.bulk_copies++;
             x->exec.bulk_bytes_red_dshared += n;
             continue;
@@ -617,16 +623,27 @@ HANDLER(tensor_copy)
         int ranks[PTX_MAX_CLUSTER];
         unsigned nd;
         if (destinations(x, w, in, l, ranks, &nd) != 0) return -1;
-        uint64_t written = 0;
+        uint64_t written = 0, ready = store ? 0 : ptx_sched_tma_ready(x, w, in->imm + SLOT(w, in->c)[l]);
+        /* a box another SM of its merge domain asked for as the same load is read from L2 once (tmamerge.h) */
+        bulk_req *rq = &q;
+        if (!store) {
+            if (!x->tma_merge) {
+                x->tma_merge = malloc(sizeof *x->tma_merge);
+                if (!x->tma_merge) return ptx_fail(x, in, "out of memory");
+                tma_merge_init(x->tma_merge);
+            }
+            uint64_t box = tma_merge_box(t.base, t.rank, coord, t.box);
+            if (tma_merge_shared(x->tma_merge, x->block_id, x->cta[x->cur].tma_loads++, box)) rq = NULL;
+        }
         for (unsigned d = 0; d < nd; d++) {
             /* a swizzle moves 16-byte pieces within their 128-byte row */
             unsigned char *sp;
             if (shared_span(x, w, in, in->space, in_cta(sh, ranks[d]), t.swizzle ? (bytes + 127) & ~127ull : bytes, l, &sp) != 0)
                 return -1;
             /* the global side is read once, however many CTAs receive it */
-            if (tensor_box(x, w, in, &t, coord, sp, (uint32_t)CL_OFFSET(sh), store, l, d == 0 ? &q : NULL, &written) != 0)
+            if (tensor_box(x, w, in, &t, coord, sp, (uint32_t)CL_OFFSET(sh), store, l, d == 0 ? rq : NULL, &written) != 0)
                 return -1;
-            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, bytes) != 0)
+            if (!store && mb_complete_tx(x, w, in, in->space, in_cta(in->imm + SLOT(w, in->c)[l], ranks[d]), l, bytes, ready) != 0)
                 return -1;
         }
         x->exec.bulk_copies++;

@@ -138,8 +138,11 @@ static int gmma_warp(pctx *x, pwarp *w, const pinst *in)
          * sm__pipe_tensor_op_hmma_type_hmma_hgmma_qgmma_cycles_active, 32
          * for each m64n64 of every type, gpu/results/h100/hopper), N/8 of
          * the SM's cycles, as many HMMA.16816 as the profile's pipe_tensor
-         * issues in them; the decoder's class counted one */
-        double hmma = n / 8.0 * x->sb_pipe_rate[COALSIM_PIPE_TENSOR];
+         * issues in them; the decoder's class counted one.  Those cycles are at
+         * the clock the SM runs while its tensor cores work (the profile's
+         * tensor_clock_mhz: 1.80 GHz for fast.cu's GEMMs on the H100); the
+         * HMMA rate needs no such factor, it was timed in ns */
+        double hmma = n / 8.0 * x->sb_pipe_rate[COALSIM_PIPE_TENSOR] * x->sb_gmma_cycles;
         if (hmma > 1) x->exec.pipe_inst[COALSIM_PIPE_TENSOR] += hmma - 1;
     }
     /* a warpgroup reads its A (unless in registers) and B once: a quarter a warp (ncu, H100) */

@@ -781,6 +781,12 @@ int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1
     }
     x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
     x->sb_pair_cls = SC_HALF1;     /* with SC_HALF1_MUL and SC_HALF1_ADD after it */
+    x->sb_tma_box = 0, x->sb_gmma_cycles = 1;
+    if (p && p->sm_clock_mhz > 0) {
+        if (p->tma_box_ns > 0) x->sb_tma_box = CYC((uint64_t)(p->tma_box_ns * p->sm_clock_mhz * 1e-3 + 0.5));
+        if (p->tensor_clock_mhz > 0 && p->tensor_clock_mhz < p->sm_clock_mhz)
+            x->sb_gmma_cycles = p->sm_clock_mhz / p->tensor_clock_mhz;
+    }
     return 0;
 }
 
@@ -841,6 +847,26 @@ void ptx_sched_block_end(pctx *x, unsigned nwarps)
 uint64_t ptx_sched_load_ready(const pctx *x)
 {
     return x->sb_on ? x->sb_now + x->sb_lat[SC_LD_GLOBAL] : 0;
+}
+
+/* When the bytes of a tensor copy warp W issues now, completing the
+ * mbarrier at BAR, are in.  One thread's copies come one after another
+ * (gpu/probes/tma_bw.cu): a copy to another mbarrier than the last one
+ * starts when the last is in and takes tma_box_ns; one to the same
+ * mbarrier, issued before the last is in, is in TMA_SAME_BAR of that
+ * later (two 16 KB boxes a barrier: 777 ns a stage where one box took
+ * 567).  Without the key: a global load's latency after it issues. */
+#define TMA_SAME_BAR 0.37
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar)
+{
+    if (!x->sb_on) return 0;
+    if (!x->sb_tma_box) return ptx_sched_load_ready(x);
+    if (bar == w->sb_tma_bar && x->sb_now < w->sb_tma_free)
+        w->sb_tma_free += CYC((uint64_t)((double)(x->sb_tma_box >> LOADS_BITS) * TMA_SAME_BAR + 0.5));
+    else
+        w->sb_tma_free = (x->sb_now > w->sb_tma_free ? x->sb_now : w->sb_tma_free) + x->sb_tma_box;
+    w->sb_tma_bar = bar;
+    return w->sb_tma_free;
 }
 
 void ptx_sched_finish(pctx *x)
