@@ -7,7 +7,8 @@ void tma_merge_init(tma_merge *m)
 {
     m->domain = UINT64_MAX;
     m->used = 0;
-    memset(m->key, 0, sizeof m->key);
+    m->epoch = 1;
+    memset(m->ep, 0, sizeof m->ep);
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -29,16 +30,20 @@ int tma_merge_shared(tma_merge *m, uint64_t block, uint64_t seq, uint64_t box)
 {
     uint64_t domain = block / TMA_MERGE_CTAS;
     if (domain != m->domain) {
-        if (m->used) memset(m->key, 0, sizeof m->key);
+        if (++m->epoch == 0) {                /* wrapped: clear once in 2^32 domains */
+            memset(m->ep, 0, sizeof m->ep);
+            m->epoch = 1;
+        }
         m->domain = domain, m->used = 0;
     }
-    uint64_t k = mix(box, seq) | 1;           /* never 0 */
+    uint64_t k = mix(box, seq);
     unsigned i = (unsigned)(k & (TMA_MERGE_SLOTS - 1));
-    while (m->key[i]) {
+    while (m->ep[i] == m->epoch) {
         if (m->key[i] == k) return 1;
         i = (i + 1) & (TMA_MERGE_SLOTS - 1);
     }
-    if (m->used >= TMA_MERGE_SLOTS / 2) return 0;   /* full: read on its own */
+    if (m->used >= TMA_MERGE_SLOTS / 2) return 0;   /* half full: read on its own */
+    m->ep[i] = m->epoch;
     m->key[i] = k;
     m->used++;
     return 0;

@@ -13,7 +13,8 @@
  *
  * The table holds one domain's boxes at a time (blocks of a domain run one
  * after another, or together as a cluster); a block of another domain
- * starts it afresh.  When it is full, later boxes are read on their own. */
+ * starts it afresh (a new epoch: nothing is cleared).  When it is half
+ * full, later boxes are read on their own. */
 #ifndef COALSIM_TMAMERGE_H
 #define COALSIM_TMAMERGE_H
 
@@ -25,7 +26,9 @@
 typedef struct tma_merge {
     uint64_t domain;              /* block id / TMA_MERGE_CTAS of the entries; UINT64_MAX: none */
     unsigned used;
-    uint64_t key[TMA_MERGE_SLOTS];   /* 0: empty */
+    uint32_t epoch;               /* a slot holds an entry if its epoch is this one */
+    uint32_t ep[TMA_MERGE_SLOTS];
+    uint64_t key[TMA_MERGE_SLOTS];
 } tma_merge;
 
 void tma_merge_init(tma_merge *m);
