@@ -385,6 +385,16 @@ START_TEST(test_pending_count_reads_the_arrivals_a_state_found_waiting)
 }
 END_TEST
 
+/* The L2 sectors of the TMA loads AN made (their global side). */
+static uint64_t bulk_load_sectors(const coalsim_analysis *an)
+{
+    const coalsim_stats *st = coalsim_analysis_stats(an);
+    uint64_t sectors = 0;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++)
+        if (coalsim_stats_get(st, i)->op == COALSIM_BULK_LD) sectors += coalsim_stats_get(st, i)->sectors;
+    return sectors;
+}
+
 START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once)
 {
     coalsim_kernel *k = load_cluster();
@@ -401,11 +411,7 @@ START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2
      * that receive it (ncu on the H100: gpu/results/h100/cluster) */
     ck_assert_uint_eq(kernel_metric(an, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"), 8 * 4096);
     ck_assert_uint_eq(kernel_metric(an, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum"), 8 * 4096);
-    const coalsim_stats *st = coalsim_analysis_stats(an);
-    uint64_t sectors = 0;
-    for (size_t i = 0; i < coalsim_stats_count(st); i++)
-        if (coalsim_stats_get(st, i)->op == COALSIM_BULK_LD) sectors += coalsim_stats_get(st, i)->sectors;
-    ck_assert_uint_eq(sectors, 4 * 4096 / 32);
+    ck_assert_uint_eq(bulk_load_sectors(an), 4 * 4096 / 32);
     coalsim_analysis_free(an);
     coalsim_kernel_free(k);
 }
@@ -435,15 +441,6 @@ static coalsim_analysis *run_producers(unsigned grid, int n, int p, int shared, 
     }
     coalsim_kernel_free(k);
     return a;
-}
-
-static uint64_t bulk_load_sectors(const coalsim_analysis *an)
-{
-    const coalsim_stats *st = coalsim_analysis_stats(an);
-    uint64_t sectors = 0;
-    for (size_t i = 0; i < coalsim_stats_count(st); i++)
-        if (coalsim_stats_get(st, i)->op == COALSIM_BULK_LD) sectors += coalsim_stats_get(st, i)->sectors;
-    return sectors;
 }
 
 START_TEST(test_one_threads_tensor_copies_arrive_one_after_another_and_more_producers_overlap_them)

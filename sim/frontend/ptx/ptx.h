@@ -547,6 +547,8 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */
 uint64_t ptx_sched_load_ready(const pctx *x);
+/* The same for a tensor copy warp W issues now, completing the mbarrier
+ * at shared address BAR: its thread's copies come one after another. */
 uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
