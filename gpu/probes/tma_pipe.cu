@@ -18,6 +18,7 @@
 #include <cuda.h>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 #include "timing.cuh"
 
 static __device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -49,16 +50,19 @@ static __device__ __forceinline__ void box3d(void* dst, const CUtensorMap* map, 
 
 extern "C" __global__ void __launch_bounds__(256, 1)
     tma_pipe(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, int iters, int stages,
-             int a_rows, int b_rows, int depth, int delay, int mcast, int form, int rows, float* sink)
+             int a_rows, int b_rows, int depth, int delay, int mcast, int form, int two_bars, int rows, float* sink,
+             long long* stamps)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
-    __shared__ uint64_t full[8], empty[8];
+    __shared__ uint64_t full[8], fullb[8], empty[8];   // fullb: B's own barrier when TWO_BARS
+    __shared__ long long stamp[3 * 800];   // CTA 0's consumer's clocks, kept in shared memory until the end
     uint32_t rank = 0, csize = 1;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
     asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(csize));
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; s++) {
             asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&full[s])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&fullb[s])));
             asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(&empty[s])), "r"(csize));
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -82,11 +86,16 @@ extern "C" __global__ void __launch_bounds__(256, 1)
             const int s = i % stages, kb = (i % kbs) * depth;
             if (i >= stages) wait_parity(&empty[s], (uint32_t)((i / stages) - 1) & 1u);
             if (lane == 0) {
-                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&full[s])), "r"(stage_bytes)
+                // TWO_BARS (fast.cu k2-k3): B completes its own barrier, A the stage's
+                uint64_t* bb = two_bars ? &fullb[s] : &full[s];
+                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&full[s])),
+                             "r"(two_bars ? a_bytes : stage_bytes)
                              : "memory");
+                if (two_bars)
+                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bb)), "r"(b_bytes) : "memory");
                 unsigned char* st = base + s * stage_bytes;
-                if (b_rows && (!mcast || csize == 1)) box3d(st + a_bytes, &mapB, &full[s], b_row, kb, 0);
-                else if (b_rows && rank == 0) box3d(st + a_bytes, &mapB, &full[s], b_row, kb, (uint16_t)((1u << csize) - 1));
+                if (b_rows && (!mcast || csize == 1)) box3d(st + a_bytes, &mapB, bb, b_row, kb, 0);
+                else if (b_rows && rank == 0) box3d(st + a_bytes, &mapB, bb, b_row, kb, (uint16_t)((1u << csize) - 1));
                 if (a_rows) box3d(st, &mapA, &full[s], a_row, kb, 0);
             }
             if (form) __syncwarp();
@@ -96,7 +105,10 @@ extern "C" __global__ void __launch_bounds__(256, 1)
         for (int i = 0; i < iters; i++) {
             const int s = i % stages;
             wait_parity(&full[s], (uint32_t)(i / stages) & 1u);
+            if (two_bars) wait_parity(&fullb[s], (uint32_t)(i / stages) & 1u);
+            const long long t_in = clock64();
             for (int d = 0; d < delay; d++) v = fmaf(v, 0.999f, 0.5f);
+            const long long t_work = clock64();
             if (form == 0) {
                 for (uint32_t r = 0; r < csize; r++) {
                     uint32_t remote;
@@ -110,8 +122,15 @@ extern "C" __global__ void __launch_bounds__(256, 1)
             } else if (form == 2 && lane == 0)
                 asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(&empty[s])) : "memory");
             if (form) __syncwarp();
+            // CTA 0's consumer: when each stage was in, its work done, its release issued (SM cycles)
+            if (stamps && blockIdx.x == 0 && lane == 0 && i < 800) {
+                stamp[3 * i] = t_in, stamp[3 * i + 1] = t_work;
+                stamp[3 * i + 2] = clock64();
+            }
         }
         if (v == 12345.0f) *sink = v;
+        if (stamps && blockIdx.x == 0 && lane == 0)
+            for (int i = 0; i < 3 * iters && i < 3 * 800; i++) stamps[i] = stamp[i];
     }
     // no CTA leaves while its cluster peers may still write into its shared memory or barriers
     asm volatile("barrier.cluster.arrive;\nbarrier.cluster.wait;" ::: "memory");
@@ -125,6 +144,7 @@ struct Config {
     const char* name;
     int cluster, mcast, stages, a_rows, b_rows, depth, delay, iters;
     int form = 0;   // the producer and consumer: single threads, .release.cluster (0); warps, fast.cu's arrive (1); warps, local arrive (2)
+    int two_bars = 0;   // A and B each complete their own barrier (fast.cu k2-k3's barA and barB)
 };
 
 // pp: fast.cu's ping-pong stage; k6: fast.cu k6-k12's stage (128 x 256 tiles, BK 64: 16 + 32 KB 2D boxes)
@@ -153,6 +173,12 @@ static const Config kConfigs[] = {
     {"k6_s4_d210_f1", 1, 0, 4, 128, 256, 1, 210, 800, 1},
     {"k6_s4_d210_f2", 1, 0, 4, 128, 256, 1, 210, 800, 2},
     {"k6_s3_d280_f2", 1, 0, 3, 128, 256, 1, 280, 800, 2},     // fast.cu k6-k12: 3-5 stages, about 0.56 us of wgmma a stage
+    // fast.cu k3's step: two 16 KB boxes issued back to back, on one barrier or each on its own
+    {"k3_s1_d0_f2", 1, 0, 1, 128, 128, 1, 0, 400, 2},
+    {"k3_s1_d0_f2_2bar", 1, 0, 1, 128, 128, 1, 0, 400, 2, 1},
+    {"k3_s1_d120_f2_2bar", 1, 0, 1, 128, 128, 1, 120, 400, 2, 1},   // and about 0.28 us of work (k3's wgmmas)
+    {"k3_s2_d0_f2_2bar", 1, 0, 2, 128, 128, 1, 0, 400, 2, 1},
+    {"k2_s1_d0_f2_2bar", 1, 0, 1, 64, 64, 1, 0, 400, 2, 1},        // k2's: two 8 KB boxes
 };
 constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
@@ -179,12 +205,14 @@ int main(int argc, char** argv)
     }
     const EncodeTiledFn encode = (EncodeTiledFn)fp;
     const int grid = 128;   // as fast.cu's persistent kernels (NUM_SM 128)
-    const int smem = 200 * 1024;
+    const int smem = 200 * 1024;   // with the 19 KB of stamps: 219 KB of the 227 a CTA may have
     CK(cudaFuncSetAttribute(tma_pipe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     CK(cudaFuncSetAttribute(tma_pipe, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     const uint64_t cols = 1024, rows = 16ull * 1024 * 1024 / (cols * 2);
     void* buf;
     float* sink;
+    long long* stamps;
+    CK(cudaMalloc(&stamps, 3 * 1000 * sizeof(long long)));
     CK(cudaMalloc(&buf, rows * cols * 2));
     CK(cudaMemset(buf, 1, rows * cols * 2));
     CK(cudaMalloc(&sink, sizeof(float)));
@@ -222,7 +250,7 @@ int main(int argc, char** argv)
         lc.numAttrs = 1;
         auto launch = [&] {
             CK(cudaLaunchKernelEx(&lc, tma_pipe, maps[0], maps[1], k.iters, k.stages, k.a_rows, k.b_rows, k.depth, k.delay,
-                                  k.mcast, k.form, (int)rows, sink));
+                                  k.mcast, k.form, k.two_bars, (int)rows, sink, stamps));
         };
         if (once >= 0) {
             launch();
@@ -230,12 +258,25 @@ int main(int argc, char** argv)
             CK(cudaGetLastError());
         } else {
             const float ms = median_ms(launch, 11);
-            printf("PIPE %-19s form %d cluster %d mcast %d stages %d A %3d B %3d rows x %d (%2d KB a stage) delay %4d: %9.2f us  %8.1f ns a stage\n",
-                   k.name, k.form, k.cluster, k.mcast, k.stages, k.a_rows, k.b_rows, k.depth, stage_bytes / 1024, k.delay, ms * 1e3,
-                   ms * 1e6 / k.iters);
+            // CTA 0's consumer in the steady state (stages past the first STAGES): cycles a stage from
+            // its release to the next stage in (the wait), in to work done, work done to release issued
+            std::vector<long long> st(3 * k.iters);
+            CK(cudaMemcpy(st.data(), stamps, st.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+            double wait = 0, work = 0, rel = 0;
+            int nst = 0;
+            for (int i = k.stages + 1; i < k.iters; i++, nst++) {
+                wait += (double)(st[3 * i] - st[3 * i - 1]);
+                work += (double)(st[3 * i + 1] - st[3 * i]);
+                rel += (double)(st[3 * i + 2] - st[3 * i + 1]);
+            }
+            printf("PIPE %-19s form %d bars %d cluster %d mcast %d stages %d A %3d B %3d rows x %d (%2d KB a stage) delay %4d: %9.2f us  %8.1f ns a stage"
+                   "  consumer cycles a stage: wait %7.1f work %7.1f release %6.1f\n",
+                   k.name, k.form, k.two_bars + 1, k.cluster, k.mcast, k.stages, k.a_rows, k.b_rows, k.depth, stage_bytes / 1024, k.delay, ms * 1e3,
+                   ms * 1e6 / k.iters, wait / nst, work / nst, rel / nst);
         }
     }
     CK(cudaFree(buf));
     CK(cudaFree(sink));
+    CK(cudaFree(stamps));
     return 0;
 }
