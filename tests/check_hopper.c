@@ -199,6 +199,36 @@ START_TEST(test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_pro
 }
 END_TEST
 
+START_TEST(test_a_warpgroups_wgmmas_hold_its_tensor_pipes_n_over_2_cycles_each_on_its_blocks_path)
+{
+    /* a warp's m64nNk16 keeps its sub-partition's tensor pipe N/2 cycles at the tensor clock (ncu,
+     * gpu/results/h100/hopper), and wgmma.wait_group holds the warp until its wgmmas are done: a
+     * block's path holds them one after another.  wgmma_gemm_noswz: each warp 16 m64n64k16 (K 256);
+     * halving the tensor clock adds 16 x 32 cycles of the tensor clock to every block's path */
+    double path[2];
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_profile p = *cfg.profile;
+    for (int i = 0; i < 2; i++) {
+        p.tensor_clock_mhz = i ? 900 : 1800;
+        cfg.profile = &p;
+        coalsim_kernel *k = load_hopper();
+        coalsim_analysis *a = coalsim_analysis_new(&cfg);
+        char err[1024];
+        coalsim_launch l = {.kernel = "wgmma_gemm_noswz", .grid = {4, 4, 1}, .block = {128, 1, 1},
+                            .args = "A:128K=randomh:1,Bt:128K=randomh:2,C:256K,256,256", .threads = 1};
+        ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+        coalsim_analysis_finish(a);
+        const coalsim_exec *e = coalsim_analysis_exec(a);
+        path[i] = e->path_cycles / e->path_blocks;
+        coalsim_analysis_free(a);
+        coalsim_kernel_free(k);
+    }
+    double want = 16 * 32 * (p.sm_clock_mhz / 900 - p.sm_clock_mhz / 1800);
+    ck_assert_msg(fabs(path[1] - path[0] - want) < 0.05 * want, "a block's path: %.0f cycles, %.0f at half the tensor clock "
+                  "(%.0f more, want %.0f)", path[0], path[1], path[1] - path[0], want);
+}
+END_TEST
+
 /* an fp8 byte's value */
 static double fp8_value(uint8_t v, int e5m2)
 {
@@ -418,13 +448,16 @@ START_TEST(test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2
 END_TEST
 
 /* Run tma_producers (tests/kernels/cluster.ptx) on GRID blocks of 128 threads: N copies, P producers,
- * SHARED boxes, ONE_BAR; timed with the H100's profile when TIMED.  The analysis, finished. */
-static coalsim_analysis *run_producers(unsigned grid, int n, int p, int shared, int one_bar, int timed)
+ * SHARED boxes, ONE_BAR; timed with PROF (the H100's profile, or one changed from it; NULL: untimed).
+ * The analysis, finished. */
+static coalsim_analysis *run_producers_with(unsigned grid, int n, int p, int shared, int one_bar,
+                                            const coalsim_profile *prof)
 {
     coalsim_kernel *k = load_cluster();
     char err[1024], args[160];
     snprintf(args, sizeof args, "t:256K=iotaf@f32:32x2048:32x32,out:1K,%d,%d,%d,%d", n, p, shared, one_bar);
-    coalsim_analysis_cfg cfg = timed ? h100_timed_cfg() : (coalsim_analysis_cfg){.arch = arch_of("hopper")};
+    coalsim_analysis_cfg cfg = prof ? h100_timed_cfg() : (coalsim_analysis_cfg){.arch = arch_of("hopper")};
+    if (prof) cfg.profile = prof;
     coalsim_analysis *a = coalsim_analysis_new(&cfg);
     ck_assert(a != NULL);
     coalsim_launch l = {.kernel = "tma_producers", .grid = {grid, 1, 1}, .block = {128, 1, 1}, .args = args,
@@ -443,20 +476,37 @@ static coalsim_analysis *run_producers(unsigned grid, int n, int p, int shared, 
     return a;
 }
 
-START_TEST(test_one_threads_tensor_copies_arrive_one_after_another_and_more_producers_overlap_them)
+static coalsim_analysis *run_producers(unsigned grid, int n, int p, int shared, int one_bar, int timed)
 {
-    /* gpu/probes/tma_bw.cu: a producer's boxes every tma_box_ns however many are in flight; copies that
-     * complete one mbarrier overlap in part (two 16 KB boxes a barrier: 1.37 boxes' time) */
-    coalsim_analysis *one = run_producers(1, 8, 1, 0, 0, 1), *four = run_producers(1, 8, 4, 0, 0, 1),
-                     *bar = run_producers(1, 8, 1, 0, 1, 1);
-    double c1 = coalsim_analysis_exec(one)->path_cycles, c4 = coalsim_analysis_exec(four)->path_cycles,
-           cb = coalsim_analysis_exec(bar)->path_cycles;
-    double box = 439 * 1.98;                    /* the H100 profile's tma_box_ns, in cycles */
-    /* each path: the copies' time and about 1,400-1,500 cycles of the rest (barriers, the sum) */
-    ck_assert_msg(c1 > 8 * box && c1 < 8 * box + 2000, "one producer: %.0f cycles for 8 boxes of %.0f", c1, box);
-    ck_assert_msg(c4 > 2 * box && c4 < 2 * box + 2000, "four producers: %.0f cycles, two boxes each", c4);
-    ck_assert_msg(cb > (1 + 7 * 0.37) * box && cb < (1 + 7 * 0.37) * box + 2000, "one barrier: %.0f cycles", cb);
-    coalsim_analysis_free(one), coalsim_analysis_free(four), coalsim_analysis_free(bar);
+    return run_producers_with(grid, n, p, shared, one_bar, timed ? h100_timed_cfg().profile : NULL);
+}
+
+/* tma_producers' path with rounds of WINDOW bytes: N copies, P producers, ONE_BAR */
+static double producers_path(coalsim_profile p, double window, int n, int np, int one_bar)
+{
+    p.tma_round_bytes = window;
+    coalsim_analysis *a = run_producers_with(1, n, np, 0, one_bar, &p);
+    double c = coalsim_analysis_exec(a)->path_cycles;
+    coalsim_analysis_free(a);
+    return c;
+}
+
+START_TEST(test_one_threads_tensor_copies_move_in_rounds_and_more_producers_overlap_them)
+{
+    /* gpu/probes/tma_pipe.cu: a producer's copies move tma_round_bytes a round (32 KB in about 500 ns on
+     * the H100), whatever their mbarriers; more producers' rounds overlap.  tma_producers' boxes are
+     * 4 KB: with rounds of 8 KB, 8 copies by one thread take 4 rounds where rounds of 1 MB take one,
+     * on one barrier or eight alike (less the waits that overlap the later rounds); by four threads, two
+     * each, one round */
+    coalsim_profile p = *h100_timed_cfg().profile;
+    double round = p.tma_round_ns * p.sm_clock_mhz * 1e-3;
+    for (int one_bar = 0; one_bar <= 1; one_bar++) {
+        double d = producers_path(p, 8192, 8, 1, one_bar) - producers_path(p, 1 << 20, 8, 1, one_bar);
+        ck_assert_msg(fabs(d - 3 * round) < 0.1 * 3 * round, "one producer, %s: %.0f cycles more in rounds of 8 KB, want %.0f",
+                      one_bar ? "one barrier" : "eight", d, 3 * round);
+    }
+    double d4 = producers_path(p, 8192, 8, 4, 0) - producers_path(p, 1 << 20, 8, 4, 0);
+    ck_assert_msg(fabs(d4) < 0.05 * round, "four producers: %.0f cycles more in rounds of 8 KB, want none", d4);
 }
 END_TEST
 
@@ -641,6 +691,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
+    tcase_add_test(core, test_a_warpgroups_wgmmas_hold_its_tensor_pipes_n_over_2_cycles_each_on_its_blocks_path);
     tcase_add_test(core, test_wgmma_reads_a_and_b_each_as_its_own_fp8_type);
     tcase_add_test(core, test_a_barrier_with_a_thread_count_releases_its_warps_when_that_many_arrive);
     tcase_add_test(core, test_a_label_in_an_inline_asm_block_is_that_blocks_own);
@@ -648,7 +699,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_a_cta_reads_and_updates_another_ctas_shared_memory_through_mapa);
     tcase_add_test(core, test_an_arrival_from_another_cta_completes_an_mbarrier_phase);
     tcase_add_test(core, test_a_multicast_tma_load_lands_in_every_cta_of_its_mask_read_from_l2_once);
-    tcase_add_test(core, test_one_threads_tensor_copies_arrive_one_after_another_and_more_producers_overlap_them);
+    tcase_add_test(core, test_one_threads_tensor_copies_move_in_rounds_and_more_producers_overlap_them);
     tcase_add_test(core, test_ctas_of_a_merge_domain_loading_the_same_box_at_once_share_its_l2_read);
     tcase_add_test(core, test_tma_merge_shares_a_read_within_a_domain_at_the_same_load_only);
     tcase_add_test(core, test_bulk_reductions_add_min_and_add_halves_into_global_memory_block_after_block);

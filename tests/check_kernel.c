@@ -466,6 +466,26 @@ START_TEST(test_kernel_a_lone_blocks_loads_queue_through_its_sm_port)
 }
 END_TEST
 
+/* The interpreter runs a cluster's CTAs together, but each is on its own
+ * SM: sub-partition k of CTA r is tensor pipe 4r + k.  (Sharing one SM's
+ * four made fast.cu's cluster GEMMs 1.4-1.6x of the H100's time once
+ * wgmmas held their pipes.) */
+START_TEST(test_kernel_each_cta_of_a_cluster_has_its_own_tensor_pipes)
+{
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    sm_port p;
+    ck_assert_int_eq(sm_port_init(&p, cfg.profile, 132, 132, 256 * 1024, 1), 0);
+    sm_port_block(&p);
+    uint64_t a = sm_port_tensor(&p, 0, 100, 64), b = sm_port_tensor(&p, 0, 100, 64);
+    ck_assert_uint_gt(b, a);                                   /* one pipe: the second waits for the first */
+    ck_assert_uint_eq(sm_port_tensor(&p, 1, 100, 64), a);      /* another sub-partition */
+    ck_assert_uint_eq(sm_port_tensor(&p, 4, 100, 64), a);      /* the second CTA's first sub-partition */
+    ck_assert_uint_eq(sm_port_tensor(&p, 4 * 15 + 3, 100, 64), a);
+    ck_assert_uint_eq(sm_port_tensor(&p, 4, 100, 64), b);
+    sm_port_free(&p);
+}
+END_TEST
+
 /* Each warp loads four 8x8 matrices with ldmatrix, its 32 row addresses
  * 128 bytes apart (every row in the same four banks), and stores one
  * register of them. */
@@ -1041,6 +1061,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);
     tcase_add_test(c, test_kernel_a_load_waits_for_an_earlier_store_unless_read_only);
     tcase_add_test(c, test_kernel_a_lone_blocks_loads_queue_through_its_sm_port);
+    tcase_add_test(c, test_kernel_each_cta_of_a_cluster_has_its_own_tensor_pipes);
     tcase_add_test(c, test_kernel_a_lone_blocks_shared_and_tensor_work_queue_on_its_sm);
     tcase_add_test(c, test_kernel_blocks_that_share_a_sm_queue_for_its_busiest_pipe);
     tcase_add_test(c, test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block);

@@ -65,6 +65,30 @@ START_TEST(test_profile_predicts_the_slowest_throughput_bound)
 }
 END_TEST
 
+START_TEST(test_tma_loads_pass_l2_at_its_tma_rate_all_of_a_launchs_sectors_or_part)
+{
+    /* l2_tma_read_gbs for the TMA loads' sectors, l2_read_gbs for the rest; a launch whose L2 sectors
+     * are all TMA loads' (gpu/probes/tma_pipe.cu) takes them all at the TMA rate */
+    coalsim_profile p = profile_of(RATES "l2_tma_read_gbs = 8000\n");
+    for (int other = 0; other <= 1000; other += 1000) {
+        coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+        coalsim_request r;
+        coalsim_result res;
+        REQ_FOR(r, COALSIM_BULK_LD, COALSIM_GLOBAL, 4, 4 * lane);
+        coalsim_arch a = arch_of("hopper");
+        coalsim_model(&a, &r, &res);
+        coalsim_hier_counts d = {.l2_sectors = res.sectors};
+        for (int i = 0; i < 250; i++) ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
+        double bulk = 250.0 * res.sectors;
+        coalsim_hier_counts c = {.l2_sectors = (uint64_t)bulk + (uint64_t)other};
+        coalsim_time tm;
+        ck_assert_int_eq(coalsim_timing_finish(t, &c, NULL, &tm), 0);
+        ck_assert_double_eq_tol(tm.l2_us, bulk * 32 / 8e6 + other * 32 / 6e6, 1e-9);
+        coalsim_timing_free(t);
+    }
+}
+END_TEST
+
 START_TEST(test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time)
 {
     coalsim_profile p = profile_of(RATES "dram_piece = 1.4 1.1 1.05\n");
@@ -431,6 +455,7 @@ Suite *make_timing_suite(void)
     Suite *s = suite_create("timing");
     TCase *c = tcase_create("Core");
     tcase_add_test(c, test_profile_predicts_the_slowest_throughput_bound);
+    tcase_add_test(c, test_tma_loads_pass_l2_at_its_tma_rate_all_of_a_launchs_sectors_or_part);
     tcase_add_test(c, test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time);
     tcase_add_test(c, test_a_load_that_waits_for_another_warps_fetch_counts_where_that_fetch_came_from);
     tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);

@@ -62,6 +62,7 @@ int sm_port_init(sm_port *p, const coalsim_profile *profile, unsigned sms, uint6
     }
     double mma = profile->pipe_per_cycle[COALSIM_PIPE_TENSOR];
     for (int k = 0; k < 4 && !bad && mma > 0; k++) bad = cal_init(&p->tensor[k], mma / 4) != 0;
+    p->tensor_rate = mma / 4;
     if (mma > 0) p->tensor_lat = coalsim_lat_cycles(profile, COALSIM_LAT_MMA) - 4 / mma;
     if (bad) {
         sm_port_free(p);
@@ -77,7 +78,7 @@ void sm_port_free(sm_port *p)
     free(p->gen);
     cal_free(&p->l2);
     cal_free(&p->smem);
-    for (int k = 0; k < 4; k++) cal_free(&p->tensor[k]);
+    for (int k = 0; k < 4 * SM_PORT_CTAS; k++) cal_free(&p->tensor[k]);
     *p = (sm_port){0};
 }
 
@@ -98,7 +99,7 @@ void sm_port_block(sm_port *p)
     }
     cal_block(&p->l2, p->now);
     cal_block(&p->smem, p->now);
-    for (int k = 0; k < 4; k++) cal_block(&p->tensor[k], p->now);
+    for (int k = 0; k < 4 * SM_PORT_CTAS; k++) cal_block(&p->tensor[k], p->now);
 }
 
 unsigned sm_port_bytes(sm_port *p, const uint64_t *addr, uint32_t m, unsigned size, int bypass)
@@ -181,8 +182,12 @@ uint64_t sm_port_smem(sm_port *p, uint64_t t, double wavefronts)
 
 uint64_t sm_port_tensor(sm_port *p, unsigned smsp, uint64_t t, double units)
 {
-    sm_cal *c = &p->tensor[smsp % 4];
-    if (!c->room || units <= 0) return 0;
+    sm_cal *c = &p->tensor[smsp % (4 * SM_PORT_CTAS)];
+    if (!p->tensor[0].room || units <= 0) return 0;
+    if (!c->slot) {
+        if (cal_init(c, p->tensor_rate) != 0) return 0;
+        c->now = p->now;
+    }
     uint64_t a = (uint64_t)(units * 1024 + 0.5);
     return cal_through(c, t, a ? a : 1) + (uint64_t)(p->tensor_lat + 0.5);
 }

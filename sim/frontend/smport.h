@@ -64,6 +64,8 @@ typedef struct sm_cal {
     uint64_t full_from, full_to;   /* slots known to be full (a hint: the queue's head) */
 } sm_cal;
 
+#define SM_PORT_CTAS 16          /* the CTAs of a cluster, each on its own SM */
+
 typedef struct sm_port {
     double rate;                /* bytes the port moves a cycle (0: no port, and no calendars) */
     uint64_t *sector;           /* each record slot's sector + 1 (0: empty) */
@@ -72,7 +74,9 @@ typedef struct sm_port {
     uint32_t now;               /* the block running */
     sm_cal l2;                  /* the port: bytes */
     sm_cal smem;                /* the shared-memory data pipe: wavefronts */
-    sm_cal tensor[4];           /* each sub-partition's tensor pipe: HMMA.16816s */
+    sm_cal tensor[4 * SM_PORT_CTAS];   /* each sub-partition's tensor pipe: HMMA.16816s, four a CTA of a
+                                          cluster (its SM's); past the first CTA's, made at first use */
+    double tensor_rate;         /* a sub-partition's tensor pipe rate (HMMA.16816s a cycle) */
     double smem_lat;            /* cycles from a shared request's last wavefront to its data */
     double tensor_lat;          /* cycles from an MMA's last slot on the pipe to its result */
 } sm_port;
@@ -103,7 +107,9 @@ uint64_t sm_port_through(sm_port *p, uint64_t t, unsigned bytes);
  * data is in (T + the latency where the pipe is free; 0 with no calendars). */
 uint64_t sm_port_smem(sm_port *p, uint64_t t, double wavefronts);
 /* An MMA of UNITS HMMA.16816s' time on sub-partition SMSP's tensor pipe
- * issued at cycle T: the cycle its result is in (0 with no calendars). */
+ * (4 * the CTA's rank in its cluster + the sub-partition: each CTA of a
+ * cluster has its own SM) issued at cycle T: the cycle its result is in (0
+ * with no calendars, or if memory runs out). */
 uint64_t sm_port_tensor(sm_port *p, unsigned smsp, uint64_t t, double units);
 
 #endif

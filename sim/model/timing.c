@@ -198,6 +198,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "tma_box_ns")) dst = &p->tma_box_ns;
         else if (!strcmp(key, "l2_tma_read_gbs")) dst = &p->l2_tma_gbs;
         else if (!strcmp(key, "tensor_clock_mhz")) dst = &p->tensor_clock_mhz;
+        else if (!strcmp(key, "tma_round_ns")) dst = &p->tma_round_ns;
+        else if (!strcmp(key, "tma_round_bytes")) dst = &p->tma_round_bytes;
         else if (!strcmp(key, "l2_bytes")) {
             p->l2_bytes = (uint64_t)v;
             continue;
@@ -624,7 +626,8 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     out->dram_us = timing_dram_read_us(p, c) + (double)c->dram_write / (write_gbs * 1e3);
     /* TMA loads' sectors at the rate L2 serves them (gpu/probes/tma_bw.cu: 7.8 TB/s on the H100, where LSU
      * loads reach 6.9), the rest at l2_read_gbs */
-    double bulk = p->l2_tma_gbs > 0 && t->bulk_sectors < (double)c->l2_sectors ? t->bulk_sectors : 0;
+    double bulk = p->l2_tma_gbs > 0 ? t->bulk_sectors : 0;
+    if (bulk > (double)c->l2_sectors) bulk = (double)c->l2_sectors;
     out->l2_us = ((double)c->l2_sectors - bulk) * 32.0 / (p->l2_gbs * 1e3) + (bulk ? bulk * 32.0 / (p->l2_tma_gbs * 1e3) : 0);
     for (unsigned s = 0; s < t->sms; s++)
         if (t->l1_ns[s] / 1e3 > out->l1_us) out->l1_us = t->l1_ns[s] / 1e3;

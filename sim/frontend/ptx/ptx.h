@@ -418,6 +418,7 @@ typedef struct pwarp {
     uint64_t sb_quarters;      /* quarters of SASS instructions issued since the last barrier */
     uint64_t sb_pq[COALSIM_PIPES];   /* and each pipe's quarters */
     async_groups sb_async;     /* cp.async groups (scoreboard times) */
+    async_groups sb_gmma;      /* wgmma groups: when each one's last wgmma is done */
     int async_open;            /* a cp.async ran since the warp's last branch (ptxas's three dummy LDS come before a run) */
     unsigned cta;              /* its CTA's rank in the cluster (0 without clusters) */
     int bar_counted;           /* W_BAR: at a barrier with a thread count (named: bar.sync id, n), released by its arrivals */
@@ -425,6 +426,8 @@ typedef struct pwarp {
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
     uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (a producer's boxes come one after another) */
     uint64_t sb_tma_bar;       /* the mbarrier that copy completes (shared address) */
+    uint64_t sb_tma_start;     /* when its copies' rounds began (the engine idle before) */
+    uint64_t sb_tma_bytes;     /* and their bytes since */
 } pwarp;
 
 /* A CTA of the cluster the worker runs (one without clusters). */
@@ -492,6 +495,8 @@ typedef struct pctx {
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
     coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
     uint64_t sb_tma_box;                   /* a tensor copy's time (packed cycles; 0: a global load's latency) */
+    uint64_t sb_tma_round;                 /* or a round of sb_tma_window bytes (packed cycles; 0: tma_box_ns's rule) */
+    uint64_t sb_tma_window;
     double sb_gmma_cycles;                 /* a wgmma's cycles at the tensor clock, in cycles of the SM clock: 1 and up */
     struct tma_merge *tma_merge;           /* which tensor loads share an L2 read (made at the first) */
 } pctx;
@@ -533,7 +538,12 @@ uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t
 /* With smport.h's calendars (the SM's pipes, behind the block's other warps): the ready time
  * READY of class C's result issued at T by W, later where W's
  * sub-partition's tensor pipe is busy. */
-uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint64_t ready);
+uint64_t ptx_sched_tensor(pctx *x, pwarp *w, const pinst *in, uint64_t t, uint64_t ready);
+/* wgmma.commit_group closes W's open group of wgmmas; wgmma.wait_group N
+ * holds *T (the warp) until every group but the N newest is done */
+#define WGMMA_COMMIT 1             /* pinst.sub of wgmma.commit_group */
+#define WGMMA_WAIT 2               /* of wgmma.wait_group (pinst.imm: N) */
+void ptx_sched_gmma(pwarp *w, const pinst *in, uint64_t *t);
 /* The same for IN's shared requests (sb_smem_wf wavefronts, issued at
  * sb_now): its destinations in SB are ready when the SM's shared data pipe
  * has served them.  A group of loads ptxas joins into one LDS (ptx_sched.c)
@@ -549,7 +559,7 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
 uint64_t ptx_sched_load_ready(const pctx *x);
 /* The same for a tensor copy warp W issues now, completing the mbarrier
  * at shared address BAR: its thread's copies come one after another. */
-uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar);
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar, uint64_t bytes);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
 void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);

@@ -492,6 +492,12 @@ static int run_warp(pctx *x, pwarp *w)
                 /* the instructions after a wait issue after it (DEPBAR stalls the warp) */
                 if ((in->sb_flags & SB_ASYNC_WAIT) && t > w->sb_t) w->sb_t = t;
             }
+            if (in->kind == K_OP) {
+                /* wgmma.wait_group: the warp issues nothing more until its older groups are done */
+                uint64_t g = t;
+                ptx_sched_gmma(w, in, &g);
+                if (g > t) t = g, w->sb_t = g > w->sb_t ? g : w->sb_t;
+            }
             if (in->kind == K_WAIT && x->sb_wait_until > t) {
                 /* an mbarrier's phase completes when its last arrival and copy are in; the warp and what
                  * follows issue after that */
@@ -508,7 +514,7 @@ static int run_warp(pctx *x, pwarp *w)
             for (int i = 0; i < COALSIM_PIPES; i++) w->sb_pq[i] += x->sb_pipe_q[c][i];
             x->sb_count[c]++;
             uint64_t ready = in->sb_lane_bytes && in->sb_ndst ? ptx_sched_port(x, w, in, m, t) : t + x->sb_lat[c];
-            ready = ptx_sched_tensor(x, w, c, t, ready);
+            ready = ptx_sched_tensor(x, w, in, t, ready);
             for (unsigned k = 0; k < in->sb_ndst; k++) fr->sb[in->sb_dst[k]] = ready;
         }
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
@@ -730,6 +736,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         memset(w->sb_ring, 0, sizeof w->sb_ring);
         w->sb_floor = w->sb_lds_ready = 0;
         w->sb_async = (async_groups){0};
+        w->sb_gmma = (async_groups){0};
         w->async_open = 0;
         w->sb_stored[0] = w->sb_stored[1] = 0;
         w->index = k % wpb;
@@ -737,7 +744,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->cl_arrived = 0;
         w->bar_counted = 0;
         w->gmma_done = 0;
-        w->sb_tma_free = w->sb_tma_bar = 0;
+        w->sb_tma_free = w->sb_tma_bar = w->sb_tma_start = w->sb_tma_bytes = 0;
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;

@@ -203,6 +203,9 @@ DECODE(dec_wgmma)
         if (ptx_has_mod(ri, "wait_group") && (ri->nops != 1 || ri->ops[0].kind != RO_IMM))
             return ptx_dec_fail(p, ri, err, cap, "wgmma.wait_group needs a constant group count");
         in->fn = wgmma_nop;
+        /* for the scheduler (ptx_sched_gmma) */
+        in->sub = ptx_has_mod(ri, "commit_group") ? WGMMA_COMMIT : ptx_has_mod(ri, "wait_group") ? WGMMA_WAIT : 0;
+        if (in->sub == WGMMA_WAIT) in->imm = ri->ops[0].imm;
         return 0;
     }
     if (!ptx_has_mod(ri, "mma_async")) return 0;

@@ -73,7 +73,7 @@ enum {
     SC_FP64_DIV, SC_HALF, SC_HALF_MUL, SC_HALF_ADD, SC_HALF1, SC_HALF1_MUL, SC_HALF1_ADD, SC_LD_GLOBAL, SC_LD_SHARED, SC_LD_CONST, SC_ST, SC_ATOM_GLOBAL, SC_ATOM_SHARED, SC_SHFL,
     SC_VOTE, SC_BRANCH, SC_BAR, SC_CONTROL, SC_FENCE, SC_LD_JOINED,
     SC_MMA, SC_MMA_1688, SC_DMMA, SC_LDSM, SC_LDGSTS, SC_DEPBAR, SC_MOVM, SC_WMMA_MMA, SC_WMMA_TF32, SC_WMMA_LD_G,
-    SC_WMMA_LD_S, SC_WMMA_ST, SC_COUNT
+    SC_WMMA_LD_S, SC_WMMA_ST, SC_GMMA, SC_GMMA_SYNC, SC_COUNT
 };
 
 _Static_assert(SC_COUNT <= PTX_SCLASSES, "ptx.h's PTX_SCLASSES is too small");
@@ -138,6 +138,10 @@ static const sclass classes[SC_COUNT] = {
      * HMMA.1688 1.760 (2/3 of the time: 3 quarters), IMMA.16832 1.194,
      * HMMA.1688.TF32 1.183, DMMA.884 0.502 (2.34 times: 9 quarters)) */
     [SC_MMA] = {"mma", {0, 0, 0, 0, 0, 0, 0, 0, 4, 0}, COALSIM_LAT_MMA},
+    /* wgmma.mma_async: an HGMMA, one HMMA on the class's count (its handler adds the rest of its
+     * N/2 cycles); fence, commit_group, wait_group: WARPGROUP.ARRIVE, nothing, WARPGROUP.DEPBAR */
+    [SC_GMMA] = {"gmma", {0, 0, 0, 0, 0, 0, 0, 0, 4, 0}, COALSIM_LAT_MMA},
+    [SC_GMMA_SYNC] = {"gmma_sync", Q(0, 0, 0, 0, 0, 0, 0, 0), -1},
     [SC_MMA_1688] = {"mma_1688", {0, 0, 0, 0, 0, 0, 0, 0, 3, 0}, COALSIM_LAT_MMA},
     [SC_DMMA] = {"dmma", {0, 0, 0, 0, 0, 0, 0, 0, 9, 0}, COALSIM_LAT_MMA},
     [SC_LDSM] = {"ldsm", Q(0, 0, 0, 0, 0, 0, 1, 0), COALSIM_LAT_SMEM},            /* LDSM: its wavefronts go as LDS.128's */
@@ -219,14 +223,15 @@ static int sclass_of(const raw_inst *ri, const pinst *in)
     if (is(ri, "stmatrix")) return SC_ST;
     if (is(ri, "movmatrix")) return SC_MOVM;
     if (is(ri, "mma")) return ptx_has_mod(ri, "f64") ? SC_DMMA : ptx_has_mod(ri, "m16n8k8") && !ptx_has_mod(ri, "tf32") ? SC_MMA_1688 : SC_MMA;
-    /* Hopper's asynchronous path, not measured for time yet: a bulk copy
-     * issues as a store, an mbarrier operation as a shared atomic (SYNCS),
-     * a warpgroup MMA as an HMMA; the rest issue nothing of note */
+    /* Hopper's asynchronous path: a bulk copy issues as a store, an
+     * mbarrier operation as a shared atomic (SYNCS), a warpgroup MMA as an
+     * HMMA that holds its sub-partition's tensor pipe N/2 cycles, its
+     * wait_group as a DEPBAR (ptx_sched_gmma); the rest issue nothing of note */
     if (is(ri, "cp") && ptx_has_mod(ri, "bulk"))
         return ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group") ? SC_FREE : SC_ST;
     if (is(ri, "cp") && ptx_has_mod(ri, "mbarrier")) return SC_ATOM_SHARED;
     if (is(ri, "mbarrier")) return SC_ATOM_SHARED;
-    if (is(ri, "wgmma")) return ptx_has_mod(ri, "mma_async") ? SC_MMA : SC_FREE;
+    if (is(ri, "wgmma")) return ptx_has_mod(ri, "mma_async") ? SC_GMMA : SC_GMMA_SYNC;
     if (is(ri, "setmaxnreg")) return SC_FREE;
     if (is(ri, "cp") && ptx_has_mod(ri, "async"))
         return ptx_has_mod(ri, "commit_group") || ptx_has_mod(ri, "wait_group") || ptx_has_mod(ri, "wait_all") ? SC_DEPBAR : SC_LDGSTS;
@@ -432,7 +437,7 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     }
     if (in->sb_cls == SC_WMMA_ST) in->sb_flags |= ptx_has_mod(ri, "shared") ? SB_ST_SHARED : SB_ST_GLOBAL | SB_ST_SHARED;
     if (in->sb_cls == SC_MMA || in->sb_cls == SC_MMA_1688 || in->sb_cls == SC_DMMA || in->sb_cls == SC_WMMA_MMA ||
-        in->sb_cls == SC_WMMA_TF32) {
+        in->sb_cls == SC_WMMA_TF32 || in->sb_cls == SC_GMMA) {
         mma_operands(f, ri, in);
         return;
     }
@@ -781,9 +786,13 @@ int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1
     }
     x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
     x->sb_pair_cls = SC_HALF1;     /* with SC_HALF1_MUL and SC_HALF1_ADD after it */
-    x->sb_tma_box = 0, x->sb_gmma_cycles = 1;
+    x->sb_tma_box = 0, x->sb_tma_round = 0, x->sb_tma_window = 0, x->sb_gmma_cycles = 1;
     if (p && p->sm_clock_mhz > 0) {
         if (p->tma_box_ns > 0) x->sb_tma_box = CYC((uint64_t)(p->tma_box_ns * p->sm_clock_mhz * 1e-3 + 0.5));
+        if (p->tma_round_ns > 0 && p->tma_round_bytes >= 1) {
+            x->sb_tma_round = CYC((uint64_t)(p->tma_round_ns * p->sm_clock_mhz * 1e-3 + 0.5));
+            x->sb_tma_window = (uint64_t)p->tma_round_bytes;
+        }
         if (p->tensor_clock_mhz > 0 && p->tensor_clock_mhz < p->sm_clock_mhz)
             x->sb_gmma_cycles = p->sm_clock_mhz / p->tensor_clock_mhz;
     }
@@ -849,17 +858,28 @@ uint64_t ptx_sched_load_ready(const pctx *x)
     return x->sb_on ? x->sb_now + x->sb_lat[SC_LD_GLOBAL] : 0;
 }
 
-/* When the bytes of a tensor copy warp W issues now, completing the
- * mbarrier at BAR, are in.  One thread's copies come one after another
- * (gpu/probes/tma_bw.cu): a copy to another mbarrier than the last one
- * starts when the last is in and takes tma_box_ns; one to the same
- * mbarrier, issued before the last is in, is in TMA_SAME_BAR of that
- * later (two 16 KB boxes a barrier: 777 ns a stage where one box took
- * 567).  Without the key: a global load's latency after it issues. */
+/* When the BYTES of a tensor copy warp W issues now, completing the
+ * mbarrier at BAR, are in.  With tma_round_ns (gpu/probes/tma_pipe.cu): a
+ * producer's copies move tma_round_bytes a round; copies issued while
+ * earlier ones are still on their way join their rounds, and a copy is in
+ * when the round that holds its last byte ends, whatever its mbarrier
+ * (on the H100 two 8 or 16 KB boxes are in 535-588 ns, a 16 and a 32 KB
+ * one in 1090, a stage of 80 KB in 1420-1520: 32 KB a round of about 500
+ * ns).  Else, tma_box_ns's rule (gpu/probes/tma_bw.cu): a copy to another
+ * mbarrier than the last one starts when the last is in and takes
+ * tma_box_ns; one to the same mbarrier, issued before the last is in,
+ * TMA_SAME_BAR of that.  Without either: a global load's latency after it
+ * issues. */
 #define TMA_SAME_BAR 0.37
-uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar)
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar, uint64_t bytes)
 {
     if (!x->sb_on) return 0;
+    if (x->sb_tma_round) {
+        if (x->sb_now >= w->sb_tma_free) w->sb_tma_start = x->sb_now, w->sb_tma_bytes = 0;
+        w->sb_tma_bytes += bytes;
+        w->sb_tma_free = w->sb_tma_start + x->sb_tma_round * ((w->sb_tma_bytes + x->sb_tma_window - 1) / x->sb_tma_window);
+        return w->sb_tma_free;
+    }
     if (!x->sb_tma_box) return ptx_sched_load_ready(x);
     if (bar == w->sb_tma_bar && x->sb_now < w->sb_tma_free)
         w->sb_tma_free += CYC((uint64_t)((double)(x->sb_tma_box >> LOADS_BITS) * TMA_SAME_BAR + 0.5));
@@ -941,13 +961,29 @@ uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t
     return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
 }
 
-uint64_t ptx_sched_tensor(pctx *x, const pwarp *w, unsigned c, uint64_t t, uint64_t ready)
+uint64_t ptx_sched_tensor(pctx *x, pwarp *w, const pinst *in, uint64_t t, uint64_t ready)
 {
-    unsigned q = x->sb_pipe_q[c][COALSIM_PIPE_TENSOR];
+    unsigned c = in->sb_cls, q = x->sb_pipe_q[c][COALSIM_PIPE_TENSOR];
     if (!q || !x->sb_smport.tensor[0].room) return ready;
-    uint64_t r = sm_port_tensor(&x->sb_smport, (unsigned)(w - x->warps) % 4, t >> LOADS_BITS, q / 4.0);
+    /* a wgmma holds its warp's sub-partition pipe N/2 cycles at the tensor
+     * clock (ptx_ops_wgmma.c), as many HMMAs as the pipe does in them; its
+     * group is done when its last one is (wgmma.wait_group) */
+    double units = c == SC_GMMA ? in->imm / 8.0 * x->sb_pipe_rate[COALSIM_PIPE_TENSOR] * x->sb_gmma_cycles : q / 4.0;
+    uint64_t r = sm_port_tensor(&x->sb_smport, 4 * w->cta + w->index % 4, t >> LOADS_BITS, units);
     uint64_t v = CYC(r) + (t & LOADS_MASK);
-    return v > ready ? v : ready;
+    if (v < ready) v = ready;
+    if (c == SC_GMMA) async_copy(&w->sb_gmma, v);
+    return v;
+}
+
+void ptx_sched_gmma(pwarp *w, const pinst *in, uint64_t *t)
+{
+    if (in->sb_cls != SC_GMMA_SYNC) return;
+    if (in->sub == WGMMA_COMMIT) async_commit(&w->sb_gmma);
+    else if (in->sub == WGMMA_WAIT) {
+        uint64_t ready = async_wait(&w->sb_gmma, in->imm);
+        if (ready > *t) *t = ready;
+    }
 }
 
 int ptx_sched_queued(const pinst *in)
