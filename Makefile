@@ -270,7 +270,7 @@ $(BUILD)/tensor_check: gpu/tensor_check.cu tests/kernels/tensor.cu
 $(BUILD)/wmma_check: gpu/wmma_check.cu tests/kernels/wmma.cu gpu/probes/timing.cuh
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -arch=$(CUDA_ARCH) -std=c++17 -o $@ gpu/wmma_check.cu
-$(BUILD)/probe_tma_bw $(BUILD)/probe_tma_pipe: $(BUILD)/probe_tma_%: gpu/probes/tma_%.cu gpu/probes/timing.cuh
+$(BUILD)/probe_tma_bw $(BUILD)/probe_tma_pipe: $(BUILD)/probe_tma_%: gpu/probes/tma_%.cu gpu/probes/tma_common.cuh gpu/probes/timing.cuh
 	@mkdir -p $(BUILD)
 	$(NVCC) -O2 -arch=sm_90a -std=c++17 -o $@ $<
 $(BUILD)/probe_%: gpu/probes/%.cu gpu/probes/timing.cuh gpu/profile.cuh

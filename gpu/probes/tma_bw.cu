@@ -16,9 +16,7 @@
 #include <cuda.h>
 #include <cstdint>
 #include <cstring>
-#include "timing.cuh"
-
-static __device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+#include "tma_common.cuh"
 
 // SPIN: test_wait in a loop (the thread never sleeps), else try_wait (the thread may be suspended
 // until the phase completes)
@@ -99,10 +97,6 @@ extern "C" __global__ void __launch_bounds__(128, 1)
     __syncthreads();
 }
 
-typedef CUresult (*EncodeTiledFn)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
 struct Config {
     const char* name;
     int mb;        // tensor size, MB (1024 bf16 columns a row)
@@ -156,26 +150,10 @@ constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
 int main(int argc, char** argv)
 {
-    int once = -1;
-    if (argc == 3 && !strcmp(argv[1], "--once")) once = atoi(argv[2]);
-    else if (argc != 1) {
-        fprintf(stderr, "usage: %s [--once N]\n", argv[0]);
-        return 2;
-    }
+    const int once = once_arg(argc, argv);
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
-    void* fp = nullptr;
-    cudaDriverEntryPointQueryResult q;
-#if CUDART_VERSION >= 12050
-    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fp, 12000, cudaEnableDefault, &q));
-#else
-    CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fp, cudaEnableDefault, &q));
-#endif
-    if (!fp) {
-        fprintf(stderr, "cuTensorMapEncodeTiled: not found\n");
-        return 1;
-    }
-    const EncodeTiledFn encode = (EncodeTiledFn)fp;
+    const EncodeTiledFn encode = encode_tiled_fn();
     const int grid = p.multiProcessorCount;
     CK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
     if (once < 0) printf("DEVICE %s SMs %d, 128 threads a CTA, boxes of 64 bf16 x ROWS\n", p.name, grid);

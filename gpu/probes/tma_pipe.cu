@@ -19,9 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
-#include "timing.cuh"
-
-static __device__ __forceinline__ uint32_t smem_u32(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+#include "tma_common.cuh"
 
 static __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity)
 {
@@ -136,10 +134,6 @@ extern "C" __global__ void __launch_bounds__(256, 1)
     asm volatile("barrier.cluster.arrive;\nbarrier.cluster.wait;" ::: "memory");
 }
 
-typedef CUresult (*EncodeTiledFn)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
 struct Config {
     const char* name;
     int cluster, mcast, stages, a_rows, b_rows, depth, delay, iters;
@@ -184,26 +178,10 @@ constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
 int main(int argc, char** argv)
 {
-    int once = -1;
-    if (argc == 3 && !strcmp(argv[1], "--once")) once = atoi(argv[2]);
-    else if (argc != 1) {
-        fprintf(stderr, "usage: %s [--once N]\n", argv[0]);
-        return 2;
-    }
+    const int once = once_arg(argc, argv);
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
-    void* fp = nullptr;
-    cudaDriverEntryPointQueryResult q;
-#if CUDART_VERSION >= 12050
-    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fp, 12000, cudaEnableDefault, &q));
-#else
-    CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fp, cudaEnableDefault, &q));
-#endif
-    if (!fp) {
-        fprintf(stderr, "cuTensorMapEncodeTiled: not found\n");
-        return 1;
-    }
-    const EncodeTiledFn encode = (EncodeTiledFn)fp;
+    const EncodeTiledFn encode = encode_tiled_fn();
     const int grid = 128;   // as fast.cu's persistent kernels (NUM_SM 128)
     const int smem = 200 * 1024;   // with the 19 KB of stamps: 219 KB of the 227 a CTA may have
     CK(cudaFuncSetAttribute(tma_pipe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
