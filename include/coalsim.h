@@ -456,7 +456,7 @@ typedef struct coalsim_profile {
     double tma_round_ns;                      /* a producer's tile copies from L2 move tma_round_bytes a round,
                                                  each round this long; a copy is in when its round ends
                                                  (gpu/probes/tma_pipe.cu) */
-    double tma_round_bytes;
+    double tma_round_bytes;                   /* the bytes a round moves (32768 on the H100 and H200) */
 } coalsim_profile;
 
 /* Read "KEY = VALUE" lines.  0, or -1 with "NAME:LINE: why" in err. */

@@ -424,7 +424,7 @@ typedef struct pwarp {
     int bar_counted;           /* W_BAR: at a barrier with a thread count (named: bar.sync id, n), released by its arrivals */
     int gmma_done;             /* its rows of the wgmma it is at were computed by its warpgroup's last warp */
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
-    uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (a producer's boxes come one after another) */
+    uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (ptx_sched_tma_ready) */
     uint64_t sb_tma_bar;       /* the mbarrier that copy completes (shared address) */
     uint64_t sb_tma_start;     /* when its copies' rounds began (the engine idle before) */
     uint64_t sb_tma_bytes;     /* and their bytes since */
@@ -557,8 +557,9 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */
 uint64_t ptx_sched_load_ready(const pctx *x);
-/* The same for a tensor copy warp W issues now, completing the mbarrier
- * at shared address BAR: its thread's copies come one after another. */
+/* The same for a tensor copy of BYTES warp W issues now, completing the
+ * mbarrier at shared address BAR: its thread's copies move in rounds
+ * (tma_round_ns), or else come one after another (tma_box_ns). */
 uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar, uint64_t bytes);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */

@@ -964,7 +964,10 @@ uint64_t ptx_sched_port(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t
 uint64_t ptx_sched_tensor(pctx *x, pwarp *w, const pinst *in, uint64_t t, uint64_t ready)
 {
     unsigned c = in->sb_cls, q = x->sb_pipe_q[c][COALSIM_PIPE_TENSOR];
-    if (!q || !x->sb_smport.tensor[0].room) return ready;
+    if (!q || !x->sb_smport.tensor[0].room) {
+        if (c == SC_GMMA) async_copy(&w->sb_gmma, ready);   /* no calendars: its latency */
+        return ready;
+    }
     /* a wgmma holds its warp's sub-partition pipe N/2 cycles at the tensor
      * clock (ptx_ops_wgmma.c), as many HMMAs as the pipe does in them; its
      * group is done when its last one is (wgmma.wait_group) */
