@@ -448,9 +448,8 @@ typedef struct coalsim_profile {
      * which the time's report then says ("" when the user named it) */
     char default_name[32];
     /* Hopper's TMA and tensor cores (0 where not measured: the rules before them) */
-    double tma_box_ns;                        /* without tma_round_ns: a producer's tile copies from L2 arrive one
-                                                 after another, each this long (one completing the same mbarrier
-                                                 as the copy before it: 0.37 of it; gpu/probes/tma_bw.cu) */
+    double tma_box_ns;                        /* read, not used: superseded by tma_round_ns (its probe,
+                                                 gpu/probes/tma_bw.cu, timed its own form; tma_pipe.cu) */
     double l2_tma_gbs;                        /* L2's read rate for TMA copies, GB/s of sectors */
     double tensor_clock_mhz;                  /* the SM clock while the tensor cores work (wgmma's cycles) */
     double tma_round_ns;                      /* a producer's tile copies from L2 move tma_round_bytes a round,

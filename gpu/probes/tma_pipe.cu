@@ -145,7 +145,7 @@ struct Config {
 static const Config kConfigs[] = {
     {"pp_s1_d0", 2, 1, 1, 128, 192, 2, 0, 400},       // one stage: a stage's whole round trip, nothing to hide it
     {"pp_s2_d0", 2, 1, 2, 128, 192, 2, 0, 400},
-    {"pp_s2_d420", 2, 1, 2, 128, 192, 2, 420, 400},   // 420 FMAs: about 0.85 us, pp's wgmmas a stage
+    {"pp_s2_d420", 2, 1, 2, 128, 192, 2, 420, 400},   // 420 FMAs: 2065 cycles, 1.04 us (runs/h100-tma-pipe-clocks); pp's wgmmas take about 0.85 a stage
     {"pp_s2_d840", 2, 1, 2, 128, 192, 2, 840, 400},
     {"pp_half_s4_d210", 2, 1, 4, 64, 96, 2, 210, 800},   // half the rows (4 stages fit), half the delay
     {"pp_nocl_s1_d0", 1, 0, 1, 128, 192, 2, 0, 400},  // no cluster: each CTA its own B

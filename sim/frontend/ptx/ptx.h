@@ -425,7 +425,6 @@ typedef struct pwarp {
     int gmma_done;             /* its rows of the wgmma it is at were computed by its warpgroup's last warp */
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
     uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (ptx_sched_tma_ready) */
-    uint64_t sb_tma_bar;       /* the mbarrier that copy completes (shared address) */
     uint64_t sb_tma_start;     /* when its copies' rounds began (the engine idle before) */
     uint64_t sb_tma_bytes;     /* and their bytes since */
 } pwarp;
@@ -494,8 +493,8 @@ typedef struct pctx {
     uint64_t sb_lat[PTX_SCLASSES];         /* its results' latency (packed; a load adds one to the count) */
     uint64_t sb_bar_lat, sb_bar;           /* a barrier's latency; when the block's last barrier opened */
     coalsim_arch sb_arch;                  /* for the wavefronts of joined shared loads */
-    uint64_t sb_tma_box;                   /* a tensor copy's time (packed cycles; 0: a global load's latency) */
-    uint64_t sb_tma_round;                 /* or a round of sb_tma_window bytes (packed cycles; 0: tma_box_ns's rule) */
+    uint64_t sb_tma_round;                 /* a tensor copies' round of sb_tma_window bytes (packed cycles; 0: a
+                                              global load's latency) */
     uint64_t sb_tma_window;
     double sb_gmma_cycles;                 /* a wgmma's cycles at the tensor clock, in cycles of the SM clock: 1 and up */
     struct tma_merge *tma_merge;           /* which tensor loads share an L2 read (made at the first) */
@@ -557,10 +556,9 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
 /* The scoreboard time a global load issued now would arrive (a TMA copy's
  * bytes on its mbarrier), or 0 without a scoreboard. */
 uint64_t ptx_sched_load_ready(const pctx *x);
-/* The same for a tensor copy of BYTES warp W issues now, completing the
- * mbarrier at shared address BAR: its thread's copies move in rounds
- * (tma_round_ns), or else come one after another (tma_box_ns). */
-uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar, uint64_t bytes);
+/* The same for a tensor copy of BYTES warp W issues now: its thread's
+ * copies move in rounds (tma_round_ns). */
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bytes);
 /* The shared request R of IN, which leads a group ptxas joins: what the
  * joined load saves in wavefronts, into x->exec. */
 void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);

@@ -744,7 +744,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->cl_arrived = 0;
         w->bar_counted = 0;
         w->gmma_done = 0;
-        w->sb_tma_free = w->sb_tma_bar = w->sb_tma_start = w->sb_tma_bytes = 0;
+        w->sb_tma_free = w->sb_tma_start = w->sb_tma_bytes = 0;
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;

@@ -623,7 +623,7 @@ HANDLER(tensor_copy)
         int ranks[PTX_MAX_CLUSTER];
         unsigned nd;
         if (destinations(x, w, in, l, ranks, &nd) != 0) return -1;
-        uint64_t written = 0, ready = store ? 0 : ptx_sched_tma_ready(x, w, in->imm + SLOT(w, in->c)[l], bytes);
+        uint64_t written = 0, ready = store ? 0 : ptx_sched_tma_ready(x, w, bytes);
         /* a box another SM of its merge domain asked for as the same load is read from L2 once (tmamerge.h) */
         bulk_req *rq = &q;
         if (!store) {

@@ -786,9 +786,8 @@ int ptx_sched_setup(pctx *x, const coalsim_profile *p, unsigned sms, uint64_t l1
     }
     x->sb_bar_lat = CYC((uint64_t)(coalsim_lat_cycles(p, COALSIM_LAT_BAR) + 0.5));
     x->sb_pair_cls = SC_HALF1;     /* with SC_HALF1_MUL and SC_HALF1_ADD after it */
-    x->sb_tma_box = 0, x->sb_tma_round = 0, x->sb_tma_window = 0, x->sb_gmma_cycles = 1;
+    x->sb_tma_round = 0, x->sb_tma_window = 0, x->sb_gmma_cycles = 1;
     if (p && p->sm_clock_mhz > 0) {
-        if (p->tma_box_ns > 0) x->sb_tma_box = CYC((uint64_t)(p->tma_box_ns * p->sm_clock_mhz * 1e-3 + 0.5));
         if (p->tma_round_ns > 0 && p->tma_round_bytes >= 1) {
             x->sb_tma_round = CYC((uint64_t)(p->tma_round_ns * p->sm_clock_mhz * 1e-3 + 0.5));
             x->sb_tma_window = (uint64_t)p->tma_round_bytes;
@@ -858,34 +857,21 @@ uint64_t ptx_sched_load_ready(const pctx *x)
     return x->sb_on ? x->sb_now + x->sb_lat[SC_LD_GLOBAL] : 0;
 }
 
-/* When the BYTES of a tensor copy warp W issues now, completing the
- * mbarrier at BAR, are in.  With tma_round_ns (gpu/probes/tma_pipe.cu): a
- * producer's copies move tma_round_bytes a round; copies issued while
- * earlier ones are still on their way join their rounds, and a copy is in
- * when the round that holds its last byte ends, whatever its mbarrier
- * (on the H100 two 8 or 16 KB boxes are in 535-588 ns, a 16 and a 32 KB
- * one in 1090, a stage of 80 KB in 1420-1520: 32 KB a round of about 500
- * ns).  Else, tma_box_ns's rule (gpu/probes/tma_bw.cu): a copy to another
- * mbarrier than the last one starts when the last is in and takes
- * tma_box_ns; one to the same mbarrier, issued before the last is in,
- * TMA_SAME_BAR of that.  Without either: a global load's latency after it
- * issues. */
-#define TMA_SAME_BAR 0.37
-uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bar, uint64_t bytes)
+/* When the BYTES of a tensor copy warp W issues now are in.  A producer's
+ * copies move tma_round_bytes a round of tma_round_ns (gpu/probes/
+ * tma_pipe.cu); copies issued while earlier ones are still on their way
+ * join their rounds, and a copy is in when the round that holds its last
+ * byte ends, whatever its mbarrier (on the H100 two 8 or 16 KB boxes are
+ * in 535-588 ns, a 16 and a 32 KB one in 1090, a stage of 80 KB in
+ * 1420-1520: 32 KB a round of about 500 ns).  Without the keys: a global
+ * load's latency after it issues. */
+uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bytes)
 {
     if (!x->sb_on) return 0;
-    if (x->sb_tma_round) {
-        if (x->sb_now >= w->sb_tma_free) w->sb_tma_start = x->sb_now, w->sb_tma_bytes = 0;
-        w->sb_tma_bytes += bytes;
-        w->sb_tma_free = w->sb_tma_start + x->sb_tma_round * ((w->sb_tma_bytes + x->sb_tma_window - 1) / x->sb_tma_window);
-        return w->sb_tma_free;
-    }
-    if (!x->sb_tma_box) return ptx_sched_load_ready(x);
-    if (bar == w->sb_tma_bar && x->sb_now < w->sb_tma_free)
-        w->sb_tma_free += CYC((uint64_t)((double)(x->sb_tma_box >> LOADS_BITS) * TMA_SAME_BAR + 0.5));
-    else
-        w->sb_tma_free = (x->sb_now > w->sb_tma_free ? x->sb_now : w->sb_tma_free) + x->sb_tma_box;
-    w->sb_tma_bar = bar;
+    if (!x->sb_tma_round) return ptx_sched_load_ready(x);
+    if (x->sb_now >= w->sb_tma_free) w->sb_tma_start = x->sb_now, w->sb_tma_bytes = 0;
+    w->sb_tma_bytes += bytes;
+    w->sb_tma_free = w->sb_tma_start + x->sb_tma_round * ((w->sb_tma_bytes + x->sb_tma_window - 1) / x->sb_tma_window);
     return w->sb_tma_free;
 }
 
