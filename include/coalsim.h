@@ -602,6 +602,13 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
 int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 /* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
 int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines);
+/* Multiply the counts of the accesses of LABEL, OP and SPACE by F (as
+ * coalsim_stats_scale does for all).  Returns their requests before. */
+uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f);
+/* The requests of the accesses of LABEL, OP and SPACE. */
+uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space);
+/* Requests of all accesses. */
+uint64_t coalsim_stats_requests(const coalsim_stats *st);
 /* Add DELTA, the hierarchy counts of the request added last, to its access. */
 void coalsim_stats_add_hier(coalsim_stats *st, const coalsim_hier_counts *delta);
 /* The hierarchy counts of all accesses together. */
@@ -891,6 +898,13 @@ typedef struct coalsim_sample {
     double estimate[COALSIM_SAMPLE_FIGS];   /* the whole launch's, extrapolated */
     double error[COALSIM_SAMPLE_FIGS];      /* its 95% interval's half-width over the estimate; 0 where the
                                                windows agree exactly; -1 where it cannot be estimated */
+    /* loops inside the blocks that ran (the PTX interpreter): warps jumped
+     * over iterations whose requests move by whole lines, counted as the
+     * last iteration they ran (coalsim_analysis_extrapolate_loops) */
+    uint64_t loop_jumps;         /* 0: none */
+    uint64_t loop_iters;         /* the warp iterations jumped over */
+    double loop_insts;           /* and their warp instructions */
+    double loop_factor;          /* requests counted over requests run (all accesses; the time's loads) */
 } coalsim_sample;
 
 /* The window of a launch of BLOCKS blocks of THREADS threads on SMS SMs (0:
@@ -911,6 +925,16 @@ void coalsim_sample_estimate(coalsim_sample *s, size_t m, const double (*fig)[CO
  * kept for the report.  Call it after the last request and after
  * coalsim_analysis_set_exec, before coalsim_analysis_finish.  0, or -1. */
 int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, const uint64_t *blocks, size_t n);
+/* Loops sampled inside blocks: SKIPPED[i] more requests of the access
+ * whose requests carry LABEL[i], OP[i] and SPACE[i] than AN saw (N of
+ * them).  Each such access's counts (coalescing and hierarchy) become its
+ * own times (seen + skipped) / seen; the time model's loads, SM s's by
+ * SM_F[s] (its own requests, all over run; NULL: all alike) and the
+ * device's by all requests' factor, which goes to *FACTOR.  Call it after
+ * the last request, before coalsim_analysis_extrapolate.  0, or -1. */
+int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *label, const coalsim_op *op,
+                                       const coalsim_space *space, const uint64_t *skipped, size_t n,
+                                       const double *sm_f, double *factor);
 /* The sample AN's counts were extrapolated from, or NULL (every block ran). */
 const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an);
 

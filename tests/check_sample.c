@@ -242,6 +242,8 @@ START_TEST(test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error)
     const coalsim_sample *s = coalsim_analysis_sample(part);
     ck_assert_ptr_nonnull(s);
     ck_assert_uint_le(s->run, 1200);
+    /* its loop's address is masked (and.b32): no warp jumps over iterations */
+    ck_assert_uint_eq(s->loop_jumps, 0);
     const char *names[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed.sum"};
     const double err[] = {s->error[COALSIM_SF_REQUESTS], s->error[COALSIM_SF_INST]};
     for (int i = 0; i < 2; i++) {
@@ -255,6 +257,115 @@ START_TEST(test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error)
     ck_assert_uint_eq(kernel_metric(full, "smsp__warps_launched.sum"), 8192 * 2);
     /* the stores: one a thread, exact */
     ck_assert_uint_eq(kernel_metric(part, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 8192 * 2);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+/* Thread t of block b sums x[i] for i = b * 64 + t, then every 4096
+ * (64 blocks of 64: a grid-stride loop of 400 iterations, the last one
+ * ending the loop at its setp), and stores the sum.  Its address moves
+ * 16 KB an iteration. */
+static const char *gsum_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry gsum(.param .u64 p_x, .param .u64 p_y, .param .u32 p_n)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [p_x];\n  ld.param.u64 %rd2, [p_y];\n  ld.param.u32 %r1, [p_n];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+    "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n  mov.u32 %r5, %nctaid.x;\n"
+    "  mad.lo.s32 %r6, %r2, %r3, %r4;\n  mul.lo.s32 %r7, %r3, %r5;\n"
+    "  mov.f32 %f1, 0f00000000;\n  mov.u32 %r8, %r6;\n"
+    "  setp.ge.u32 %p1, %r8, %r1;\n  @%p1 bra DONE;\n"
+    "LOOP:\n  mul.wide.u32 %rd3, %r8, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.f32 %f2, [%rd4];\n"
+    "  add.f32 %f1, %f1, %f2;\n  add.s32 %r8, %r8, %r7;\n  setp.lt.u32 %p2, %r8, %r1;\n  @%p2 bra LOOP;\n"
+    "DONE:\n  mul.wide.u32 %rd5, %r6, 4;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.f32 [%rd6], %f1;\n  ret;\n}\n";
+
+/* The same sum, but thread t walks its own row of 400 (x[t * 400 + k]):
+ * its address moves 4 bytes an iteration, less than a line. */
+static const char *rowsum_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry rowsum(.param .u64 p_x, .param .u64 p_y, .param .u32 p_n)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [p_x];\n  ld.param.u64 %rd2, [p_y];\n  ld.param.u32 %r1, [p_n];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+    "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r6, %r2, %r3, %r4;\n  mul.lo.s32 %r7, %r6, 400;\n  add.s32 %r9, %r7, 400;\n"
+    "  mov.f32 %f1, 0f00000000;\n  mov.u32 %r8, %r7;\n"
+    "LOOP:\n  mul.wide.u32 %rd3, %r8, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.f32 %f2, [%rd4];\n"
+    "  add.f32 %f1, %f1, %f2;\n  add.s32 %r8, %r8, 1;\n  setp.lt.u32 %p2, %r8, %r9;\n  @%p2 bra LOOP;\n"
+    "  mul.wide.u32 %rd5, %r6, 4;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.f32 [%rd6], %f1;\n  ret;\n}\n";
+
+/* One of the two, 64 blocks of 64 threads, whole or sampled (SAMPLE), with
+ * the H100's profile. */
+static coalsim_analysis *run_loop_kernel(const char *ptx, const char *name, const char *sample, coalsim_kernel **kp)
+{
+    char err[1024];
+    coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, strlen(ptx), name, err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = name, .grid = {64, 1, 1}, .block = {64, 1, 1},
+                        .args = "x:7M=random:1,y:16K,1638400", .threads = 2};
+    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+    *kp = k;
+    return a;
+}
+
+START_TEST(test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *full = run_loop_kernel(gsum_ptx, "gsum", "off", &k1), *part = run_loop_kernel(gsum_ptx, "gsum", "16", &k2);
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_null(coalsim_analysis_sample(full));
+    /* the warps of the blocks after the pilot jumped over most of their 400 iterations */
+    ck_assert_uint_gt(s->loop_jumps, 0);
+    ck_assert_uint_gt(s->loop_iters, 2 * 300 * (s->run - 4));
+    ck_assert(s->loop_factor > 2);
+    const char *exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                           "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                           "smsp__warps_launched.sum", "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum",
+                           "smsp__inst_executed_op_global_ld.sum"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        ck_assert_msg(kernel_metric(full, exact[i]) == kernel_metric(part, exact[i]), "%s: %llu whole, %llu sampled",
+                      exact[i], (unsigned long long)kernel_metric(full, exact[i]),
+                      (unsigned long long)kernel_metric(part, exact[i]));
+    /* the reports say so */
+    const char *want[2] = {"Loops: warps jumped over", "\"loops\": {\"jumps\": "};
+    for (int f = 0; f < 2; f++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        ck_assert_int_eq(coalsim_analysis_report(out, f ? COALSIM_JSON : COALSIM_TEXT, "t", part, NULL), 0);
+        fclose(out);
+        ck_assert_msg(strstr(buf, want[f]) != NULL, "no '%s' in report %d", want[f], f);
+        free(buf);
+    }
+    /* the time: each warp's path moved on by its iterations' mean */
+    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
+    ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+START_TEST(test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_than_a_line)
+{
+    coalsim_kernel *k1, *k2;
+    coalsim_analysis *full = run_loop_kernel(rowsum_ptx, "rowsum", "off", &k1),
+                     *part = run_loop_kernel(rowsum_ptx, "rowsum", "16", &k2);
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(s->loop_jumps, 0);
+    /* its sectors a request vary with the iteration: run, they are exact all the same */
+    ck_assert_uint_eq(kernel_metric(full, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                      kernel_metric(part, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
     coalsim_analysis_free(full);
     coalsim_analysis_free(part);
     coalsim_kernel_free(k1);
@@ -414,6 +525,8 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
     tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_than_a_line);
     tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);
     tcase_add_test(tc, test_a_launch_after_a_sampled_one_starts_cold_and_says_why);

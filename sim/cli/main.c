@@ -50,7 +50,7 @@ static const struct option_def {
     {O_SET, "--set", "NAME=VALUE", "override a kernel sketch's param (TRACE ending in .sketch)"},
     {O_HIER, "--hier", NULL, "also run global accesses through L1/L2/DRAM, approximately (hopper)"},
     {O_PROFILE, "--profile", "NAME|FILE", "with --hier, the device profile the time is predicted from: h100, h200 or a file (default with --hier: h100)"},
-    {O_SAMPLE, "--sample", "auto|off|N", "kernel or sketch: run a sample of its blocks (about N), extrapolate, state each figure's error (auto: large launches; run: off)"},
+    {O_SAMPLE, "--sample", "auto|off|N", "kernel or sketch: run a sample of its blocks (about N) and of their loops, extrapolate, state each figure's error (auto: large launches; run: off)"},
     {O_L2, "--l2", "cold|warm", "kernel with --hier: L2 at its start, cold (default: as ncu times it) or warm (2nd of 2 launches back to back)"},
     {O_MLP, "--mlp", "N", "with --profile, loads a warp has in flight before it waits, 1-64 (default 16)"},
     {O_KERNEL, "--kernel", "NAME", "kernel: which one (plain, demangled as in sgemm<32>, or mangled)"},

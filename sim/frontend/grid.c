@@ -186,6 +186,19 @@ static int hand_over(chunk *c)
     return stopped ? -1 : 0;
 }
 
+
+/* The figures of the iterations worker W jumped over since SKIP0 (its
+ * count then), added to FIG as if run. */
+static void add_skipped(const grid_job *job, void *w, const double *skip0, double *fig)
+{
+    if (!job->sample->skipped) return;
+    double now[3] = {0, 0, 0};
+    job->sample->skipped(w, now);
+    fig[COALSIM_SF_REQUESTS] += now[0] - skip0[0];
+    fig[COALSIM_SF_SECTORS] += now[1] - skip0[1];
+    fig[COALSIM_SF_WAVEFRONTS] += now[2] - skip0[2];
+}
+
 static void run_chunk(grid *g, worker_arg *wa, chunk *c)
 {
     const grid_job *job = g->job;
@@ -204,9 +217,11 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
     }
     tally t = {sink, c->arch, c->fig, 0};
     uint64_t work0 = 0;
+    double skip0[3] = {0, 0, 0};
     if (g->figures) {
         sink = (coalsim_sink){tally_put, &t, tally_modelled};
         if (job->sample->work) work0 = job->sample->work(wa->w);
+        if (job->sample->skipped) job->sample->skipped(wa->w, skip0);
     }
     if (job->chunk_start) job->chunk_start(wa->w, 0);
     for (uint64_t b = c->first; b < c->end; b++) {
@@ -222,6 +237,7 @@ static void run_chunk(grid *g, worker_arg *wa, chunk *c)
         }
     }
     if (g->figures && job->sample->work) c->fig[COALSIM_SF_INST] = (double)(job->sample->work(wa->w) - work0);
+    if (g->figures) add_skipped(job, wa->w, skip0, c->fig);
 }
 
 /* Ordered: chunk K may start: within the window, and not too many bytes
@@ -308,6 +324,8 @@ static int run_here(const grid_job *job, const range *rg, size_t nr, double (*fi
         tally t = {coalsim_analysis_sink(an), &cfg.arch, fig ? fig[k] : NULL, 0};
         coalsim_sink sink = fig ? (coalsim_sink){tally_put, &t, tally_modelled} : coalsim_analysis_sink(an);
         uint64_t work0 = fig && job->sample->work ? job->sample->work(w) : 0;
+        double skip0[3] = {0, 0, 0};
+        if (fig && job->sample->skipped) job->sample->skipped(w, skip0);
         for (uint64_t b = rg[k].first; b < rg[k].end; b++, done++) {
             if (job->run(w, b, sink, err, cap) != 0) {
                 if (!err[0]) snprintf(err, cap, "%s", coalsim_analysis_error(an));
@@ -319,6 +337,7 @@ static int run_here(const grid_job *job, const range *rg, size_t nr, double (*fi
             }
         }
         if (fig && job->sample->work) fig[k][COALSIM_SF_INST] = (double)(job->sample->work(w) - work0);
+        if (fig) add_skipped(job, w, skip0, fig[k]);
         records += t.records;
     }
     if (line) *line = first + records;
@@ -589,12 +608,29 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
         return run_ranges(job, &all, 1, job->blocks, NULL, 0, job->blocks, NULL, an, cfg, err, cap);
     }
     if (P > W) P = W;
-    range pilot = {0, P};
     double pfig[1][COALSIM_SAMPLE_FIGS] = {{0}};
     uint64_t want = sp->cfg.mode == COALSIM_SAMPLE_BLOCKS ? sp->cfg.blocks : 0;
     uint64_t held0 = sp->held ? sp->held(sp->held_ctx) : 0;
     uint64_t line = job->line0;
-    if (run_ranges(job, &pilot, 1, P, pfig, 0, want > P ? want : P, &line, an, cfg, err, cap) != 0) return -1;
+    /* the pilot: with loops to jump over, a block a worker first; if those
+     * already say the launch is a sample's, the rest of the pilot may jump */
+    uint64_t P1 = sp->loops && threads < P ? threads : P;
+    range pilot = {0, P1};
+    if (run_ranges(job, &pilot, 1, P1, pfig, 0, want > P ? want : P, &line, an, cfg, err, cap) != 0) return -1;
+    if (P1 < P) {
+        double budget = sp->cfg.budget > 0 ? sp->cfg.budget : COALSIM_SAMPLE_BUDGET;
+        int sampled = sp->cfg.mode == COALSIM_SAMPLE_BLOCKS ? want < job->blocks
+                                                            : pfig[0][COALSIM_SF_INST] / (double)P1 * (double)job->blocks > budget;
+        for (unsigned t = 0; sampled && t < threads; t++)
+            if (sp->loops(job->workers[t]) != 0) {
+                snprintf(err, cap, "out of memory");
+                return -1;
+            }
+        range rest = {P1, P};
+        double rfig[1][COALSIM_SAMPLE_FIGS] = {{0}};
+        if (run_ranges(job, &rest, 1, P - P1, rfig, P1, want > P ? want : P, &line, an, cfg, err, cap) != 0) return -1;
+        for (int f = 0; f < COALSIM_SAMPLE_FIGS; f++) pfig[0][f] += rfig[0][f];
+    }
     s->work_per_block = pfig[0][sp->work ? COALSIM_SF_INST : COALSIM_SF_REQUESTS] / (double)P;
     double bytes_per_block = sp->held ? (double)(sp->held(sp->held_ctx) - held0) / (double)P : 0;
     if (sp->cfg.mode == COALSIM_SAMPLE_AUTO) {
@@ -613,6 +649,12 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
         return run_ranges(job, &rest, 1, job->blocks - P, NULL, P, job->blocks, &line, an, cfg, err, cap);
     }
     if (want < P) want = P;
+    /* a sample: the blocks that run may jump over their loops' iterations too */
+    for (unsigned t = 0; sp->loops && t < threads; t++)
+        if (sp->loops(job->workers[t]) != 0) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
     /* fewer blocks than MIN_WINDOWS windows: shorter windows (not shorter than the pilot) */
     if (want < W * COALSIM_SAMPLE_MIN_WINDOWS) {
         W = want / COALSIM_SAMPLE_MIN_WINDOWS;

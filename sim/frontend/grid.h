@@ -37,6 +37,13 @@ typedef struct grid_sampling {
     uint64_t (*held)(const void *ctx);
     const void *held_ctx;
     uint64_t footprint;            /* in: the most bytes its memory can take (its buffers; 0: not known) */
+    /* in, or NULL: let worker W jump over the iterations of loops inside its
+     * blocks (called on every worker once the pilot has decided on a
+     * sample: 0, or -1 if memory runs out); and the requests, sectors and
+     * wavefronts W has jumped over so far, which the windows' figures count
+     * as run */
+    int (*loops)(void *w);
+    void (*skipped)(void *w, double *fig);
     coalsim_sample out;            /* out: out.sampled 0 when every block ran */
     uint64_t *ran;                 /* out: the blocks run, in the order run (malloc'd; free it) */
     size_t nran;

@@ -289,6 +289,44 @@ int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, 
     return 0;
 }
 
+int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *label, const coalsim_op *op,
+                                       const coalsim_space *space, const uint64_t *skipped, size_t n,
+                                       const double *sm_f, double *factor)
+{
+    *factor = 1;
+    uint64_t before = coalsim_stats_requests(an->st);
+    for (size_t i = 0; i < n; i++) {
+        if (!skipped[i]) continue;
+        /* an access whose requests several instructions make: all of theirs at once, at its first */
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(skipped[j] && op[j] == op[i] && space[j] == space[i] &&
+                      (label[j] == label[i] || (label[j] && label[i] && !strcmp(label[j], label[i]))));
+        if (!first) continue;
+        uint64_t sk = 0;
+        for (size_t j = i; j < n; j++)
+            if (op[j] == op[i] && space[j] == space[i] &&
+                (label[j] == label[i] || (label[j] && label[i] && !strcmp(label[j], label[i]))))
+                sk += skipped[j];
+        uint64_t seen = coalsim_stats_requests_of(an->st, label[i], op[i], space[i]);
+        if (!seen) return fail(an, "a loop's requests were skipped, but none of them was seen");
+        coalsim_stats_scale_access(an->st, label[i], op[i], space[i], (double)(seen + sk) / (double)seen);
+    }
+    uint64_t after = coalsim_stats_requests(an->st);
+    if (!before || after == before) return 0;
+    double f = (double)after / (double)before;
+    *factor = f;
+    if (an->timing) {
+        unsigned sms = an->hcfg.sms ? an->hcfg.sms : 1;
+        double *g = malloc(sms * sizeof *g);
+        if (!g) return fail(an, "out of memory");
+        for (unsigned k = 0; k < sms; k++) g[k] = sm_f ? sm_f[k] : f;
+        coalsim_timing_scale(an->timing, g, f);
+        free(g);
+    }
+    return 0;
+}
+
 const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an)
 {
     return an->sample.sampled ? &an->sample : NULL;

@@ -259,18 +259,51 @@ void coalsim_hier_counts_scale(coalsim_hier_counts *c, double f)
     c->inflight_dram = times(c->inflight_dram, f), c->inflight_l2 = times(c->inflight_l2, f);
 }
 
+static int is_access(const coalsim_access *a, const char *label, coalsim_op op, coalsim_space space)
+{
+    return a->op == op && a->space == space && (a->label == label || (a->label && label && !strcmp(a->label, label)));
+}
+
+static void scale_one(coalsim_access *a, double f)
+{
+    a->requests = times(a->requests, f);
+    a->active_threads = times(a->active_threads, f);
+    a->requested_bytes = times(a->requested_bytes, f);
+    a->sectors = times(a->sectors, f), a->ideal_sectors = times(a->ideal_sectors, f);
+    a->lines = times(a->lines, f);
+    a->wavefronts = times(a->wavefronts, f), a->ideal_wavefronts = times(a->ideal_wavefronts, f);
+    coalsim_hier_counts_scale(&a->hier, f);
+}
+
 void coalsim_stats_scale(coalsim_stats *st, double f)
 {
-    for (size_t i = 0; i < st->n; i++) {
-        coalsim_access *a = &st->acc[i];
-        a->requests = times(a->requests, f);
-        a->active_threads = times(a->active_threads, f);
-        a->requested_bytes = times(a->requested_bytes, f);
-        a->sectors = times(a->sectors, f), a->ideal_sectors = times(a->ideal_sectors, f);
-        a->lines = times(a->lines, f);
-        a->wavefronts = times(a->wavefronts, f), a->ideal_wavefronts = times(a->ideal_wavefronts, f);
-        coalsim_hier_counts_scale(&a->hier, f);
-    }
+    for (size_t i = 0; i < st->n; i++) scale_one(&st->acc[i], f);
+}
+
+uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (is_access(&st->acc[i], label, op, space)) {
+            n += st->acc[i].requests;
+            scale_one(&st->acc[i], f);
+        }
+    return n;
+}
+
+uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (is_access(&st->acc[i], label, op, space)) n += st->acc[i].requests;
+    return n;
+}
+
+uint64_t coalsim_stats_requests(const coalsim_stats *st)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < st->n; i++) n += st->acc[i].requests;
+    return n;
 }
 
 void coalsim_stats_add_writes(coalsim_stats *st, uint64_t bytes)

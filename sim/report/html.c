@@ -77,6 +77,10 @@ int coalsim_report_html_ext(FILE *out, const char *name, const coalsim_arch *a, 
             else fprintf(out, "&plusmn;%.2f%%", 100 * s->error[f]);
         }
         fprintf(out, ".</p>\n");
+        if (s->loop_jumps)
+            fprintf(out, "<p><b>Loops:</b> warps jumped over %llu iterations (%.0f warp instructions) whose addresses "
+                         "moved by whole lines, each counted as the last one the warp ran (requests x%.4g).</p>\n",
+                    (unsigned long long)s->loop_iters, s->loop_insts, s->loop_factor);
     }
     if (ex) timechart_html(out, ex->time);
     fprintf(out, "<h2>Accesses</h2>\n<table><tr><th>access</th><th>op</th><th>space</th><th>size</th>"

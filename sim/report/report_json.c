@@ -187,7 +187,11 @@ static void json_sample(FILE *out, const coalsim_sample *s)
         if (s->error[f] < 0) fprintf(out, "null}");
         else fprintf(out, "%.6g}", s->error[f]);
     }
-    fprintf(out, "}}");
+    fprintf(out, "}");
+    if (s->loop_jumps)
+        fprintf(out, ", \"loops\": {\"jumps\": %llu, \"iterations\": %llu, \"instructions\": %.0f, \"factor\": %.9g}",
+                (unsigned long long)s->loop_jumps, (unsigned long long)s->loop_iters, s->loop_insts, s->loop_factor);
+    fprintf(out, "}");
 }
 
 void report_json(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,

@@ -275,7 +275,13 @@ static void sample_text(FILE *out, const coalsim_sample *s, int timed)
         else if (s->error[f] < 0) fprintf(out, "unknown");
         else fprintf(out, "+-%.2f%%", 100 * s->error[f]);
     }
-    fprintf(out, ".\n  %s--sample off runs every block.\n", timed ? "The time is each SM's sampled load extrapolated.  " : "");
+    fprintf(out, ".\n");
+    if (s->loop_jumps)
+        fprintf(out, "  Loops: warps jumped over %llu iterations (%.0f warp instructions) whose addresses moved by whole\n"
+                     "  lines, each counted as the last one the warp ran (requests x%.4g: exact counts; their caches'\n"
+                     "  hits and the time extrapolated).\n",
+                (unsigned long long)s->loop_iters, s->loop_insts, s->loop_factor);
+    fprintf(out, "  %s--sample off runs every block.\n", timed ? "The time is each SM's sampled load extrapolated.  " : "");
 }
 
 void report_text(FILE *out, const char *name, const coalsim_arch *a, const coalsim_stats *st,

@@ -236,6 +236,12 @@ const char *coalsim_kernel_entry(const coalsim_kernel *k, const char *name, char
 
 typedef struct {
     pctx x;
+    size_t nfuncs;              /* the module's functions (ptx_loop_setup) */
+    /* each SM's requests (blocks b, b + sms, ... run on SM b % sms) and the
+     * requests of the loop iterations its blocks jumped over: the time
+     * model's loads are made whole SM by SM (NULL: no cache model) */
+    double *sm_seen, *sm_skip;
+    unsigned sms, ncta;
 } worker;
 
 /* A worker's warp instructions so far: what a block costs, for sampling
@@ -248,13 +254,96 @@ static uint64_t work_of(void *w)
     return n;
 }
 
+/* A sample: the worker may jump over loop iterations (ptx_loop.c). */
+static int loops_on(void *w)
+{
+    worker *wk = w;
+    return wk->x.loop_on ? 0 : ptx_loop_setup(&wk->x, wk->nfuncs);
+}
+
+static void loops_skipped(void *w, double *fig)
+{
+    const pctx *x = &((const worker *)w)->x;
+    for (int k = 0; k < 3; k++) fig[k] = x->loop_fig[k];
+}
+
+/* The iterations the workers jumped over into AN (their requests, by
+ * access) and into S (how many).  0, or -1 with ERR. */
+static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, worker *wk, unsigned nthreads,
+                             size_t ncount, coalsim_sample *s, coalsim_analysis *an, char *err, size_t cap)
+{
+    for (unsigned t = 0; t < nthreads; t++) {
+        s->loop_jumps += wk[t].x.loop_jumps;
+        s->loop_iters += wk[t].x.loop_iters;
+        s->loop_insts += (double)wk[t].x.loop_insts;
+    }
+    if (!s->loop_jumps) return 0;
+    const char **label = calloc(ncount + 1, sizeof *label);
+    coalsim_op *op = calloc(ncount + 1, sizeof *op);
+    coalsim_space *space = calloc(ncount + 1, sizeof *space);
+    uint64_t *skipped = calloc(ncount + 1, sizeof *skipped);
+    size_t n = 0;
+    int rc = -1;
+    if (!label || !op || !space || !skipped) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (unsigned i = 0; i < k->mod->nfuncs; i++) {
+        const pfunc *f = prog->funcs[i];
+        for (uint32_t c = 0; f && c < f->ncode; c++) {
+            const pinst *in = &f->code[c];
+            uint64_t sk = 0;
+            for (unsigned t = 0; t < nthreads; t++) sk += wk[t].x.loop_skip ? wk[t].x.loop_skip[f->count_base + c] : 0;
+            if (!sk || in->cs_space < 0) continue;
+            label[n] = in->label, op[n] = (coalsim_op)in->cs_op, space[n] = (coalsim_space)in->cs_space;
+            skipped[n++] = sk;
+        }
+    }
+    /* each SM's requests, all over run */
+    double *g = NULL;
+    if (wk[0].sm_seen) {
+        unsigned sms = wk[0].sms;
+        if (!(g = calloc(sms, sizeof *g))) {
+            snprintf(err, cap, "out of memory");
+            goto done;
+        }
+        for (unsigned m = 0; m < sms; m++) {
+            double seen = 0, skip = 0;
+            for (unsigned t = 0; t < nthreads; t++) seen += wk[t].sm_seen[m], skip += wk[t].sm_skip[m];
+            g[m] = seen > 0 ? (seen + skip) / seen : 1;
+        }
+    }
+    int bad = coalsim_analysis_extrapolate_loops(an, label, op, space, skipped, n, g, &s->loop_factor);
+    free(g);
+    if (bad) {
+        snprintf(err, cap, "%s", coalsim_analysis_error(an));
+        goto done;
+    }
+    if (!s->sampled) {
+        /* every block ran, some loops did not: a sample all the same */
+        s->sampled = 1;
+        s->factor = 1;
+    }
+    rc = 0;
+done:
+    free(label), free(op), free(space), free(skipped);
+    return rc;
+}
+
 static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
 {
     worker *wk = w;
     wk->x.sink = sink;
+    uint64_t seen0 = wk->x.loop_seen;
+    double skip0 = wk->x.loop_fig[0];
     if (ptx_run_block(&wk->x, b) != 0) {
         snprintf(err, cap, "%s", wk->x.err);
         return -1;
+    }
+    for (unsigned r = 0; wk->sm_seen && r < wk->ncta; r++) {
+        unsigned sm = (unsigned)((b * wk->ncta + r) % wk->sms);
+        wk->sm_seen[sm] += (double)(wk->x.loop_seen - seen0) / wk->ncta;
+        wk->sm_skip[sm] += (wk->x.loop_fig[0] - skip0) / wk->ncta;
     }
     return 0;
 }
@@ -477,6 +566,16 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         }
         x->interleave = cfg->hier != NULL || cfg->each != NULL;
         x->nmemo = ncount;
+        wk[t].nfuncs = k->mod->nfuncs;
+        if (cfg->hier && cfg->hier->sms) {
+            wk[t].sms = cfg->hier->sms, wk[t].ncta = ncta;
+            wk[t].sm_seen = calloc(cfg->hier->sms, sizeof *wk[t].sm_seen);
+            wk[t].sm_skip = calloc(cfg->hier->sms, sizeof *wk[t].sm_skip);
+            if (!wk[t].sm_seen || !wk[t].sm_skip) {
+                snprintf(err, cap, "out of memory");
+                goto done;
+            }
+        }
         x->icount = calloc(2 * ncount + 2, sizeof *x->icount);
         x->memo = calloc(ncount + 1, sizeof *x->memo);
         x->smem = calloc(1, smem + 16);
@@ -494,6 +593,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
     uint64_t wave = coalsim_sample_window(nblocks * ncta, l->block[0] * l->block[1] * l->block[2],
                                           cfg->hier ? cfg->hier->sms : 0);
     grid_sampling sp = {.cfg = l->sample, .work = work_of, .held = kmem_held, .held_ctx = mem, .footprint = kmem_footprint(mem),
+                        .loops = loops_on, .skipped = loops_skipped,
                         .window = wave / ncta ? wave / ncta : 1};
     if (sp.cfg.mode == COALSIM_SAMPLE_BLOCKS) sp.cfg.blocks = sp.cfg.blocks / ncta ? sp.cfg.blocks / ncta : 1;   /* in clusters */
     grid_job job = {.blocks = nblocks, .threads = nthreads, .workers = wp, .run = run_block,
@@ -501,6 +601,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
                     .progress_ctx = l->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
     rc = collect_exec(k, l, prog, wk, nthreads, ncount, user_smem, regs, an, err, cap);
+    if (rc == 0) rc = extrapolate_loops(prog, k, wk, nthreads, ncount, &sp.out, an, err, cap);
     if (rc == 0) rc = grid_extrapolate(&sp, an, ncta, err, cap);
     else free(sp.ran);
 done:
@@ -510,6 +611,7 @@ done:
             if (!wk[t].x.cta[0].smem) free(wk[t].x.smem);
             for (unsigned r = 0; r < PTX_MAX_CLUSTER; r++) free(wk[t].x.cta[r].smem);
             ptx_ctx_free(&wk[t].x);
+            free(wk[t].sm_seen), free(wk[t].sm_skip);
         }
     free(wk);
     free(wp);

@@ -427,6 +427,8 @@ typedef struct pwarp {
     uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (ptx_sched_tma_ready) */
     uint64_t sb_tma_start;     /* when its copies' rounds began (the engine idle before) */
     uint64_t sb_tma_bytes;     /* and their bytes since */
+    struct ploop *loop;        /* the loop it may jump in (ptx_loop.c; made at first use) */
+    uint8_t loop_rec;          /* recording the iteration it runs */
 } pwarp;
 
 /* A CTA of the cluster the worker runs (one without clusters). */
@@ -498,6 +500,15 @@ typedef struct pctx {
     uint64_t sb_tma_window;
     double sb_gmma_cycles;                 /* a wgmma's cycles at the tensor clock, in cycles of the SM clock: 1 and up */
     struct tma_merge *tma_merge;           /* which tensor loads share an L2 read (made at the first) */
+    /* loops sampled inside blocks (ptx_loop.c), when loop_on */
+    int loop_on;
+    size_t loop_nfuncs;
+    struct ploop_info **loop_info;         /* by count index of a back edge: the loop, made at first use */
+    uint64_t **loop_slice;                 /* by function: its slice (what addresses and branches depend on) */
+    uint64_t *loop_skip;                   /* by count index: the requests of the iterations jumped over */
+    double loop_fig[3];                    /* and their requests, sectors and wavefronts */
+    uint64_t loop_jumps, loop_iters, loop_insts;   /* jumps, the warp iterations and instructions they skipped */
+    uint64_t loop_seen;                    /* requests made (all of them) */
 } pctx;
 
 /* The time model's side of the interpreter (ptx_sched.c).  Decoding: the
@@ -566,6 +577,30 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);
  * values live at once (64-bit ones counting two), from a liveness pass over
  * its instructions; 0 if memory runs out. */
 unsigned ptx_sched_regs(const pfunc *f);
+
+/* ---- loops sampled inside blocks (ptx_loop.c) ----
+ * Setup: the worker may jump over iterations from now on (NFUNCS: the
+ * module's functions; x->nmemo: its instructions).  0, or -1 if memory
+ * runs out.  The interpreter calls ptx_loop_backedge at each backward
+ * branch the whole warp takes (at instruction PC of its frame): where the
+ * loop and the warp's last iterations allow, the warp jumps (0, or -1 with
+ * X->err); ptx_loop_note for each instruction a recording warp runs
+ * (lanes MASK, M of them on), ptx_loop_request for each request it makes;
+ * ptx_loop_block when a warp starts a block. */
+int ptx_loop_setup(pctx *x, size_t nfuncs);
+void ptx_loop_free(pctx *x);
+int ptx_loop_backedge(pctx *x, pwarp *w, uint32_t pc);
+void ptx_loop_note_slow(pwarp *w, uint32_t pc, uint32_t mask, uint32_t m);
+static inline void ptx_loop_note(pwarp *w, uint32_t pc, uint32_t mask, uint32_t m)
+{
+    if (w->loop_rec) ptx_loop_note_slow(w, pc, mask, m);
+}
+void ptx_loop_request(const pwarp *w, const coalsim_request *r, const coalsim_result *res);
+void ptx_loop_block(pwarp *w);
+/* IN is an integer setp of one result and no boolean operation: its
+ * comparison (0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge), width and signedness.
+ * 0, or -1 for any other instruction. */
+int ptx_setp_int(const pinst *in, int *cmp, unsigned *bits, int *sgn);
 
 /* Free the warps a worker kept (ptx_run_block makes them). */
 void ptx_ctx_free(pctx *x);

@@ -431,6 +431,7 @@ static int run_warp(pctx *x, pwarp *w)
                 }
                 ic[2 * pc]++;
                 ic[2 * pc + 1] += lanes;
+                ptx_loop_note(w, pc, mask, m);
                 if (in->kind == K_MEM) count_mem(x, in, m);
                 if (m && in->fn(x, w, in, m) != 0) return -1;
                 in = &code[++pc];
@@ -520,6 +521,7 @@ static int run_warp(pctx *x, pwarp *w)
         uint64_t *ic = &x->icount[2 * ((size_t)fr->fn->count_base + top->pc)];
         ic[0]++;
         ic[1] += lanes;
+        ptx_loop_note(w, top->pc, mask, m);
         switch (in->kind) {
         case K_OP:
             if (m && in->fn(x, w, in, m) != 0) return -1;
@@ -541,6 +543,8 @@ static int run_warp(pctx *x, pwarp *w)
             w->async_open = 0;
             if (!nt) {
                 if (x->sb_on && (in->sb_flags & SB_IFCONV)) ptx_sched_skipped(x, w, fr->fn, top->pc + 1, in->target);
+                /* a loop's back edge: the warp may jump over iterations (ptx_loop.c) */
+                if (x->loop_on && in->target <= top->pc && ptx_loop_backedge(x, w, top->pc) != 0) return -1;
                 top->pc = in->target;
             } else if (!m) {
                 top->pc++;
@@ -745,6 +749,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->bar_counted = 0;
         w->gmma_done = 0;
         w->sb_tma_free = w->sb_tma_start = w->sb_tma_bytes = 0;
+        ptx_loop_block(w);
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;
@@ -802,6 +807,7 @@ int ptx_run_block(pctx *x, uint64_t b)
 
 void ptx_ctx_free(pctx *x)
 {
+    ptx_loop_free(x);
     for (unsigned k = 0; k < x->nwarps; k++) {
         pwarp *w = &x->warps[k];
         for (unsigned d = 0; d < PTX_MAX_DEPTH; d++) {
@@ -869,6 +875,7 @@ typedef struct ptx_memo {
 int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
 {
     int rc;
+    x->loop_seen++;
     const pfunc *fn = w->frames[w->depth - 1].fn;
     size_t k = (size_t)fn->count_base + (size_t)(in - fn->code);
     /* shared requests only: the bank model costs more than the comparison;
@@ -883,6 +890,7 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
         mm->r = *r;                 /* what the next one is compared with */
         if (x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in)) x->sb_smem_wf += mm->res.wavefronts;
         rc = x->sink.put_modelled(x->sink.ctx, r, &mm->res);
+        if (w->loop_rec) ptx_loop_request(w, r, &mm->res);
     } else {
         if (r->space == COALSIM_SHARED && x->sb_on && x->sb_smport.smem.room && ptx_sched_queued(in) &&
             x->sink.put_modelled) {
@@ -890,8 +898,14 @@ int ptx_put(pctx *x, const pwarp *w, const pinst *in, const coalsim_request *r)
             coalsim_model(x->arch, r, &res);
             x->sb_smem_wf += res.wavefronts;
             rc = x->sink.put_modelled(x->sink.ctx, r, &res);
+            if (w->loop_rec) ptx_loop_request(w, r, &res);
         } else {
             rc = x->sink.put(x->sink.ctx, r);
+            if (w->loop_rec && x->arch) {
+                coalsim_result res;      /* what the iterations a jump skips will count */
+                coalsim_model(x->arch, r, &res);
+                ptx_loop_request(w, r, &res);
+            }
         }
     }
     if (rc != 0) {

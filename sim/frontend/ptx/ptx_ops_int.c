@@ -573,6 +573,23 @@ HANDLER(setp)
     if (in->d2 != UINT32_MAX) PRED(w, in->d2) = (PRED(w, in->d2) & ~m) | (~r & m);
     return 0;
 }
+int ptx_setp_int(const pinst *in, int *cmp, unsigned *bits, int *sgn)
+{
+    static const unsigned width[6] = {16, 16, 32, 32, 64, 64};
+    if (in->fn != setp || in->sub2 || in->d2 != UINT32_MAX || in->type2 > 5) return -1;
+    *bits = width[in->type2];
+    *sgn = in->type2 & 1;
+    switch (in->sub) {
+    case C_EQ: *cmp = 0; return 0;
+    case C_NE: *cmp = 1; return 0;
+    case C_LT: case C_LO: *cmp = 2; return 0;
+    case C_LE: case C_LS: *cmp = 3; return 0;
+    case C_GT: case C_HI: *cmp = 4; return 0;
+    case C_GE: case C_HS: *cmp = 5; return 0;
+    default: return -1;
+    }
+}
+
 /* set.cmp.dtype.stype d, a, b: all ones (integer) or 1.0 (float) where true */
 HANDLER(set)
 {
