@@ -214,8 +214,9 @@ class Analysis:
         that shape, as --cluster and cudaLaunchKernelEx's attribute do (None:
         the kernel's __cluster_dims__, if any); SAMPLE is coalsim's --sample
         ("auto", "off" or a number of blocks:
-        a large launch runs a sample of its blocks, extrapolated, and the
-        report's "sample" says how many and each figure's error).  Raises Error with coalsim's message (the PTX or listing line, the
+        a large launch runs a sample of its blocks, and of the iterations of
+        their loops that move by whole lines, extrapolated, and the report's
+        "sample" says how many and each figure's error).  Raises Error with coalsim's message (the PTX or listing line, the
         block and lane of a bad access)."""
         def dims(d):
             if isinstance(d, str):
