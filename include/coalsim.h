@@ -603,8 +603,10 @@ int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 /* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
 int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines);
 /* Multiply the counts of the accesses of LABEL, OP and SPACE by F (as
- * coalsim_stats_scale does for all).  Returns their requests before. */
-uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f);
+ * coalsim_stats_scale does for all), their DRAM writes apart: those plus
+ * WRITE_BYTES (spread by their requests).  Returns their requests before. */
+uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f,
+                                    uint64_t write_bytes);
 /* The requests of the accesses of LABEL, OP and SPACE. */
 uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space);
 /* Requests of all accesses. */
@@ -927,14 +929,17 @@ void coalsim_sample_estimate(coalsim_sample *s, size_t m, const double (*fig)[CO
 int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, const uint64_t *blocks, size_t n);
 /* Loops sampled inside blocks: SKIPPED[i] more requests of the access
  * whose requests carry LABEL[i], OP[i] and SPACE[i] than AN saw (N of
- * them).  Each such access's counts (coalescing and hierarchy) become its
- * own times (seen + skipped) / seen; the time model's loads, SM s's by
- * SM_F[s] (its own requests, all over run; NULL: all alike) and the
+ * them), WRITTEN[i] of whose sectors are stores to lines of their own.
+ * Each such access's counts (coalescing and hierarchy) become its own times
+ * (seen + skipped) / seen, but its DRAM writes those it made plus its share
+ * of the WRITTEN sectors that L2 cannot keep dirty beside what the run left
+ * there (the rest count as left dirty: each stored line goes out once); the time model's loads, SM
+ * s's by SM_F[s] (its own requests, all over run; NULL: all alike) and the
  * device's by all requests' factor, which goes to *FACTOR.  Call it after
  * the last request, before coalsim_analysis_extrapolate.  0, or -1. */
 int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *label, const coalsim_op *op,
-                                       const coalsim_space *space, const uint64_t *skipped, size_t n,
-                                       const double *sm_f, double *factor);
+                                       const coalsim_space *space, const uint64_t *skipped, const uint64_t *written,
+                                       size_t n, const double *sm_f, double *factor);
 /* The sample AN's counts were extrapolated from, or NULL (every block ran). */
 const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an);
 

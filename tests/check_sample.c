@@ -297,9 +297,34 @@ static const char *rowsum_ptx =
     "  add.f32 %f1, %f1, %f2;\n  add.s32 %r8, %r8, 1;\n  setp.lt.u32 %p2, %r8, %r9;\n  @%p2 bra LOOP;\n"
     "  mul.wide.u32 %rd5, %r6, 4;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.f32 [%rd6], %f1;\n  ret;\n}\n";
 
+/* Grid-stride copy: y[i] = x[i], every 4096 from b * 64 + t (2000
+ * iterations: 33 MB each way, more than L2 keeps dirty). */
+static const char *gcopy_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry gcopy(.param .u64 p_x, .param .u64 p_y, .param .u32 p_n)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [p_x];\n  ld.param.u64 %rd2, [p_y];\n  ld.param.u32 %r1, [p_n];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+    "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n  mov.u32 %r5, %nctaid.x;\n"
+    "  mad.lo.s32 %r8, %r2, %r3, %r4;\n  mul.lo.s32 %r7, %r3, %r5;\n"
+    "  setp.ge.u32 %p1, %r8, %r1;\n  @%p1 bra DONE;\n"
+    "LOOP:\n  mul.wide.u32 %rd3, %r8, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.f32 %f2, [%rd4];\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n  st.global.f32 [%rd5], %f2;\n"
+    "  add.s32 %r8, %r8, %r7;\n  setp.lt.u32 %p2, %r8, %r1;\n  @%p2 bra LOOP;\n"
+    "DONE:\n  ret;\n}\n";
+
 /* One of the two, 64 blocks of 64 threads, whole or sampled (SAMPLE), with
  * the H100's profile. */
+static coalsim_analysis *run_loop_kernel_args(const char *ptx, const char *name, const char *sample, const char *args,
+                                              coalsim_kernel **kp);
+
 static coalsim_analysis *run_loop_kernel(const char *ptx, const char *name, const char *sample, coalsim_kernel **kp)
+{
+    return run_loop_kernel_args(ptx, name, sample, "x:7M=random:1,y:16K,1638400", kp);
+}
+
+static coalsim_analysis *run_loop_kernel_args(const char *ptx, const char *name, const char *sample, const char *args,
+                                              coalsim_kernel **kp)
 {
     char err[1024];
     coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, strlen(ptx), name, err, sizeof err);
@@ -307,7 +332,7 @@ static coalsim_analysis *run_loop_kernel(const char *ptx, const char *name, cons
     coalsim_analysis_cfg cfg = h100_timed_cfg();
     coalsim_analysis *a = coalsim_analysis_new(&cfg);
     coalsim_launch l = {.kernel = name, .grid = {64, 1, 1}, .block = {64, 1, 1},
-                        .args = "x:7M=random:1,y:16K,1638400", .threads = 2};
+                        .args = args, .threads = 2};
     ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
     ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(coalsim_analysis_finish(a), 0);
@@ -346,6 +371,49 @@ START_TEST(test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_a
         free(buf);
     }
     /* the time: each warp's path moved on by its iterations' mean */
+    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
+    ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+END_TEST
+
+/* The "dirty_bytes_left" of AN's JSON report. */
+static double dirty_left(const coalsim_analysis *an)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_int_eq(coalsim_analysis_report(out, COALSIM_JSON, "t", an, NULL), 0);
+    fclose(out);
+    const char *p = strstr(buf, "\"dirty_bytes_left\": ");
+    ck_assert_ptr_nonnull(p);
+    double v = atof(p + strlen("\"dirty_bytes_left\": "));
+    free(buf);
+    return v;
+}
+
+START_TEST(test_sample_of_a_grid_stride_copy_writes_its_jumped_stores_to_dram_or_leaves_them_dirty)
+{
+    coalsim_kernel *k1, *k2;
+    const char *args = "x:32M=random:1,y:32M,8192000";
+    coalsim_analysis *full = run_loop_kernel_args(gcopy_ptx, "gcopy", "off", args, &k1),
+                     *part = run_loop_kernel_args(gcopy_ptx, "gcopy", "16", args, &k2);
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_gt(s->loop_jumps, 0);
+    ck_assert_uint_eq(kernel_metric(full, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                      kernel_metric(part, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+    coalsim_hier_counts hf, hp;
+    coalsim_stats_hier_total(coalsim_analysis_stats(full), &hf);
+    coalsim_stats_hier_total(coalsim_analysis_stats(part), &hp);
+    /* what is stored goes to DRAM once, during the launch or after it */
+    double wf = (double)hf.dram_write + dirty_left(full), wp = (double)hp.dram_write + dirty_left(part);
+    ck_assert_msg(wf > 30e6 && fabs(wp - wf) <= 0.05 * wf, "stored bytes out %.0f whole, %.0f sampled", wf, wp);
+    ck_assert_msg(fabs((double)hp.dram_read - (double)hf.dram_read) <= 0.02 * (double)hf.dram_read, "DRAM reads %llu whole, %llu sampled",
+                  (unsigned long long)hf.dram_read, (unsigned long long)hp.dram_read);
     double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
     ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
     coalsim_analysis_free(full);
@@ -527,6 +595,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_than_a_line);
+    tcase_add_test(tc, test_sample_of_a_grid_stride_copy_writes_its_jumped_stores_to_dram_or_leaves_them_dirty);
     tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);
     tcase_add_test(tc, test_a_launch_after_a_sampled_one_starts_cold_and_says_why);

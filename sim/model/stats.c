@@ -280,14 +280,23 @@ void coalsim_stats_scale(coalsim_stats *st, double f)
     for (size_t i = 0; i < st->n; i++) scale_one(&st->acc[i], f);
 }
 
-uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f)
+uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f,
+                                    uint64_t write_bytes)
 {
-    uint64_t n = 0;
+    uint64_t n = coalsim_stats_requests_of(st, label, op, space), left = write_bytes;
+    size_t last = st->n;
     for (size_t i = 0; i < st->n; i++)
         if (is_access(&st->acc[i], label, op, space)) {
-            n += st->acc[i].requests;
-            scale_one(&st->acc[i], f);
+            coalsim_access *a = &st->acc[i];
+            uint64_t w = a->hier.dram_write, part = n ? (uint64_t)((double)write_bytes * (double)a->requests / (double)n) : 0;
+            scale_one(a, f);
+            if (write_bytes) {
+                a->hier.dram_write = w + (part < left ? part : left);
+                left -= part < left ? part : left;
+                last = i;
+            }
         }
+    if (last < st->n) st->acc[last].hier.dram_write += left;
     return n;
 }
 

@@ -281,10 +281,10 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
     const char **label = calloc(ncount + 1, sizeof *label);
     coalsim_op *op = calloc(ncount + 1, sizeof *op);
     coalsim_space *space = calloc(ncount + 1, sizeof *space);
-    uint64_t *skipped = calloc(ncount + 1, sizeof *skipped);
+    uint64_t *skipped = calloc(ncount + 1, sizeof *skipped), *written = calloc(ncount + 1, sizeof *written);
     size_t n = 0;
     int rc = -1;
-    if (!label || !op || !space || !skipped) {
+    if (!label || !op || !space || !skipped || !written) {
         snprintf(err, cap, "out of memory");
         goto done;
     }
@@ -292,10 +292,15 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
         const pfunc *f = prog->funcs[i];
         for (uint32_t c = 0; f && c < f->ncode; c++) {
             const pinst *in = &f->code[c];
-            uint64_t sk = 0;
-            for (unsigned t = 0; t < nthreads; t++) sk += wk[t].x.loop_skip ? wk[t].x.loop_skip[f->count_base + c] : 0;
+            uint64_t sk = 0, wr = 0;
+            for (unsigned t = 0; t < nthreads; t++)
+                if (wk[t].x.loop_skip) {
+                    sk += wk[t].x.loop_skip[2 * ((size_t)f->count_base + c)];
+                    wr += wk[t].x.loop_skip[2 * ((size_t)f->count_base + c) + 1];
+                }
             if (!sk || in->cs_space < 0) continue;
             label[n] = in->label, op[n] = (coalsim_op)in->cs_op, space[n] = (coalsim_space)in->cs_space;
+            written[n] = wr;
             skipped[n++] = sk;
         }
     }
@@ -313,7 +318,7 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
             g[m] = seen > 0 ? (seen + skip) / seen : 1;
         }
     }
-    int bad = coalsim_analysis_extrapolate_loops(an, label, op, space, skipped, n, g, &s->loop_factor);
+    int bad = coalsim_analysis_extrapolate_loops(an, label, op, space, skipped, written, n, g, &s->loop_factor);
     free(g);
     if (bad) {
         snprintf(err, cap, "%s", coalsim_analysis_error(an));
@@ -326,7 +331,7 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
     }
     rc = 0;
 done:
-    free(label), free(op), free(space), free(skipped);
+    free(label), free(op), free(space), free(skipped), free(written);
     return rc;
 }
 

@@ -505,7 +505,8 @@ typedef struct pctx {
     size_t loop_nfuncs;
     struct ploop_info **loop_info;         /* by count index of a back edge: the loop, made at first use */
     uint64_t **loop_slice;                 /* by function: its slice (what addresses and branches depend on) */
-    uint64_t *loop_skip;                   /* by count index: the requests of the iterations jumped over */
+    uint64_t *loop_skip;                   /* by count index, two each: the requests of the iterations jumped
+                                              over, and the sectors of their stores to lines of their own */
     double loop_fig[3];                    /* and their requests, sectors and wavefronts */
     uint64_t loop_jumps, loop_iters, loop_insts;   /* jumps, the warp iterations and instructions they skipped */
     uint64_t loop_seen;                    /* requests made (all of them) */

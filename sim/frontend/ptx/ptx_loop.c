@@ -312,6 +312,16 @@ static int64_t plan(const pctx *x, const pwarp *w, const ploop *lp, const ploop_
     return t - LOOP_MARGIN < LOOP_MOST ? t - LOOP_MARGIN : LOOP_MOST;
 }
 
+/* Whether store IN's address moves from iteration to iteration on a lane
+ * of M (its skipped stores then write lines of their own). */
+static int stores_move(const ploop_info *li, const pinst *in, uint32_t m, uint64_t (*d)[32])
+{
+    int j = in->addr_slot == UINT32_MAX ? -1 : var_index(li, in->addr_slot);
+    for (uint32_t mm = j < 0 ? 0 : m; mm; mm &= mm - 1)
+        if (d[j][__builtin_ctz(mm)] & mask_of(li->vbits[j])) return 1;
+    return 0;
+}
+
 /* Move warp W on by K iterations of the last one. */
 static void jump(pctx *x, pwarp *w, ploop *lp, const ploop_info *li, int64_t k, uint64_t (*d)[32])
 {
@@ -341,7 +351,10 @@ static void jump(pctx *x, pwarp *w, ploop *lp, const ploop_info *li, int64_t k, 
             x->exec.inst_mem[in->cs_space][in->cs_op] += uk;
             if (!t->m) x->exec.mem_inactive += uk;
         }
-        x->loop_skip[(size_t)f->count_base + t->pc] += uk * t->nreq;
+        uint64_t *sk = &x->loop_skip[2 * ((size_t)f->count_base + t->pc)];
+        sk[0] += uk * t->nreq;
+        if (in->kind == K_MEM && in->cs_op == COALSIM_ST && t->m && stores_move(li, in, t->m, d))
+            sk[1] += uk * (uint64_t)(t->sectors + 0.5);
         x->loop_fig[0] += (double)k * t->nreq;
         x->loop_fig[1] += (double)k * t->sectors;
         x->loop_fig[2] += (double)k * t->wavefronts;
@@ -476,7 +489,7 @@ int ptx_loop_setup(pctx *x, size_t nfuncs)
     x->loop_nfuncs = nfuncs;
     x->loop_info = calloc(x->nmemo + 1, sizeof *x->loop_info);
     x->loop_slice = calloc(nfuncs + 1, sizeof *x->loop_slice);
-    x->loop_skip = calloc(x->nmemo + 1, sizeof *x->loop_skip);
+    x->loop_skip = calloc(2 * x->nmemo + 2, sizeof *x->loop_skip);
     if (!x->loop_info || !x->loop_slice || !x->loop_skip) return -1;
     x->loop_on = 1;
     return 0;
