@@ -565,6 +565,9 @@ void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_byt
  * it ran (0 where it ran nothing: it then stays idle, and the others stand
  * for it), and the launch-wide counts (loads by level, atomics) by F. */
 void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f);
+/* The same for what loop iterations jumped over added (plain loads and
+ * stores): the atomics and tensor copies stay as they are. */
+void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f);
 /* The prediction, given the kernel's hierarchy totals and, for a kernel
  * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
  * -1 if memory runs out. */
@@ -593,6 +596,18 @@ typedef struct coalsim_access {
 
 typedef struct coalsim_stats coalsim_stats;
 
+/* What the iterations of loops jumped over inside a sample's blocks
+ * would have added to an access (the one of LABEL, OP and SPACE): the
+ * counts coalsim_stats_add sums over their requests, and how many of their
+ * sectors are stores to lines of their own. */
+typedef struct coalsim_loop_skip {
+    const char *label;
+    coalsim_op op;
+    coalsim_space space;
+    uint64_t requests, active_threads, requested_bytes, sectors, ideal_sectors, lines, wavefronts, ideal_wavefronts;
+    uint64_t written_sectors;
+} coalsim_loop_skip;
+
 coalsim_stats *coalsim_stats_new(void);
 void coalsim_stats_free(coalsim_stats *st);
 /* Add one modelled request.  Returns 0, or -1 if memory runs out. */
@@ -602,11 +617,12 @@ int coalsim_stats_add(coalsim_stats *st, const coalsim_request *r, const coalsim
 int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 /* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
 int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines);
-/* Multiply the counts of the accesses of LABEL, OP and SPACE by F (as
- * coalsim_stats_scale does for all), their DRAM writes apart: those plus
- * WRITE_BYTES (spread by their requests).  Returns their requests before. */
-uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f,
-                                    uint64_t write_bytes);
+/* Add K's counts to the first access of its label, op and space, multiply
+ * the hierarchy counts of every such access by HIER_F, their DRAM writes
+ * apart where K wrote sectors of its own: those plus WRITE_BYTES (spread by
+ * their requests).  Returns their requests before, or 0 (none: nothing
+ * changed). */
+uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, double hier_f, uint64_t write_bytes);
 /* The requests of the accesses of LABEL, OP and SPACE. */
 uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space);
 /* Requests of all accesses. */
@@ -927,19 +943,18 @@ void coalsim_sample_estimate(coalsim_sample *s, size_t m, const double (*fig)[CO
  * kept for the report.  Call it after the last request and after
  * coalsim_analysis_set_exec, before coalsim_analysis_finish.  0, or -1. */
 int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, const uint64_t *blocks, size_t n);
-/* Loops sampled inside blocks: SKIPPED[i] more requests of the access
- * whose requests carry LABEL[i], OP[i] and SPACE[i] than AN saw (N of
- * them), WRITTEN[i] of whose sectors are stores to lines of their own.
- * Each such access's counts (coalescing and hierarchy) become its own times
- * (seen + skipped) / seen, but its DRAM writes those it made plus its share
- * of the WRITTEN sectors that L2 cannot keep dirty beside what the run left
- * there (the rest count as left dirty: each stored line goes out once); the time model's loads, SM
- * s's by SM_F[s] (its own requests, all over run; NULL: all alike) and the
- * device's by all requests' factor, which goes to *FACTOR.  Call it after
- * the last request, before coalsim_analysis_extrapolate.  0, or -1. */
-int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *label, const coalsim_op *op,
-                                       const coalsim_space *space, const uint64_t *skipped, const uint64_t *written,
-                                       size_t n, const double *sm_f, double *factor);
+
+/* Add SKIP[0..N) to AN's accesses: their counts exactly (a jumped
+ * iteration's requests are the last one's moved by whole lines); their
+ * hierarchy counts times (seen + skipped) / seen requests, but the DRAM
+ * writes: those the run made plus the written sectors L2 cannot keep dirty
+ * beside what the run left (the rest count as left dirty: each stored line
+ * goes out once); the time model's loads, SM s's by SM_F[s] (its own
+ * requests, all over run; NULL: all alike) and the device's by all
+ * requests' factor, which goes to *FACTOR.  Call it after the last
+ * request, before coalsim_analysis_extrapolate.  0, or -1. */
+int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const coalsim_loop_skip *skip, size_t n, const double *sm_f,
+                                       double *factor);
 /* The sample AN's counts were extrapolated from, or NULL (every block ran). */
 const coalsim_sample *coalsim_analysis_sample(const coalsim_analysis *an);
 

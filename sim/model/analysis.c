@@ -296,9 +296,8 @@ int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, 
     return 0;
 }
 
-int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *label, const coalsim_op *op,
-                                       const coalsim_space *space, const uint64_t *skipped, const uint64_t *written,
-                                       size_t n, const double *sm_f, double *factor)
+int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const coalsim_loop_skip *skip, size_t n, const double *sm_f,
+                                       double *factor)
 {
     *factor = 1;
     uint64_t before = coalsim_stats_requests(an->st);
@@ -307,28 +306,16 @@ int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *
      * A streaming launch's L2 holds about half its bytes dirty (grid-stride
      * saxpy of 2^27 floats, run whole: 26.3 of its 52.4 MB) */
     double w = 0;
-    for (size_t i = 0; written && i < n; i++) w += 32.0 * (double)written[i];
+    for (size_t i = 0; i < n; i++) w += 32.0 * (double)skip[i].written_sectors;
     double d = an->hier ? (double)coalsim_hier_dirty_bytes(an->hier) : 0, room = (double)an->hcfg.l2_bytes / 2 - d;
     if (room < 0) room = 0;
     double kept = !an->hier ? 0 : w < room ? w : room, out = w > 0 ? (w - kept) / w : 0;
     an->loop_dirty = (uint64_t)kept;
     for (size_t i = 0; i < n; i++) {
-        if (!skipped[i]) continue;
-        /* an access whose requests several instructions make: all of theirs at once, at its first */
-        int first = 1;
-        for (size_t j = 0; j < i && first; j++)
-            first = !(skipped[j] && op[j] == op[i] && space[j] == space[i] &&
-                      (label[j] == label[i] || (label[j] && label[i] && !strcmp(label[j], label[i]))));
-        if (!first) continue;
-        uint64_t sk = 0, wr = 0;
-        for (size_t j = i; j < n; j++)
-            if (op[j] == op[i] && space[j] == space[i] &&
-                (label[j] == label[i] || (label[j] && label[i] && !strcmp(label[j], label[i]))))
-                sk += skipped[j], wr += written ? written[j] : 0;
-        uint64_t seen = coalsim_stats_requests_of(an->st, label[i], op[i], space[i]);
+        uint64_t seen = coalsim_stats_requests_of(an->st, skip[i].label, skip[i].op, skip[i].space);
         if (!seen) return fail(an, "a loop's requests were skipped, but none of them was seen");
-        coalsim_stats_scale_access(an->st, label[i], op[i], space[i], (double)(seen + sk) / (double)seen,
-                                   (uint64_t)llround(32.0 * (double)wr * out));
+        coalsim_stats_add_skipped(an->st, &skip[i], (double)(seen + skip[i].requests) / (double)seen,
+                                  (uint64_t)llround(32.0 * (double)skip[i].written_sectors * out));
     }
     uint64_t after = coalsim_stats_requests(an->st);
     if (!before || after == before) return 0;
@@ -339,7 +326,7 @@ int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const char *const *
         double *g = malloc(sms * sizeof *g);
         if (!g) return fail(an, "out of memory");
         for (unsigned k = 0; k < sms; k++) g[k] = sm_f ? sm_f[k] : f;
-        coalsim_timing_scale(an->timing, g, f);
+        coalsim_timing_scale_loads(an->timing, g, f);
         free(g);
     }
     return 0;

@@ -280,22 +280,30 @@ void coalsim_stats_scale(coalsim_stats *st, double f)
     for (size_t i = 0; i < st->n; i++) scale_one(&st->acc[i], f);
 }
 
-uint64_t coalsim_stats_scale_access(coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space, double f,
-                                    uint64_t write_bytes)
+uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, double hier_f, uint64_t write_bytes)
 {
-    uint64_t n = coalsim_stats_requests_of(st, label, op, space), left = write_bytes;
+    uint64_t n = coalsim_stats_requests_of(st, k->label, k->op, k->space), left = write_bytes;
+    if (!n) return 0;
     size_t last = st->n;
-    for (size_t i = 0; i < st->n; i++)
-        if (is_access(&st->acc[i], label, op, space)) {
-            coalsim_access *a = &st->acc[i];
-            uint64_t w = a->hier.dram_write, part = n ? (uint64_t)((double)write_bytes * (double)a->requests / (double)n) : 0;
-            scale_one(a, f);
-            if (write_bytes) {
-                a->hier.dram_write = w + (part < left ? part : left);
-                left -= part < left ? part : left;
-                last = i;
-            }
+    int first = 1;
+    for (size_t i = 0; i < st->n; i++) {
+        coalsim_access *a = &st->acc[i];
+        if (!is_access(a, k->label, k->op, k->space)) continue;
+        uint64_t w = a->hier.dram_write, part = (uint64_t)((double)write_bytes * (double)a->requests / (double)n);
+        coalsim_hier_counts_scale(&a->hier, hier_f);
+        if (k->written_sectors) {
+            /* stores to lines of their own: each line goes out once */
+            a->hier.dram_write = w + (part < left ? part : left);
+            left -= part < left ? part : left;
+            last = i;
         }
+        if (first) {
+            a->requests += k->requests, a->active_threads += k->active_threads, a->requested_bytes += k->requested_bytes;
+            a->sectors += k->sectors, a->ideal_sectors += k->ideal_sectors, a->lines += k->lines;
+            a->wavefronts += k->wavefronts, a->ideal_wavefronts += k->ideal_wavefronts;
+            first = 0;
+        }
+    }
     if (last < st->n) st->acc[last].hier.dram_write += left;
     return n;
 }

@@ -573,7 +573,8 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     return 0;
 }
 
-void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f)
+/* As coalsim_timing_scale, the atomics and tensor copies by F_OTHER. */
+static void scale(coalsim_timing *t, const double *sm_f, double f, double f_other)
 {
     while (t->count) close_oldest(t);         /* every block on its SM's schedule first */
     for (unsigned s = 0; s < t->sms; s++) {
@@ -587,10 +588,14 @@ void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f)
         t->loads[l] = (uint64_t)llround((double)t->loads[l] * f);
         t->trips[l] = (uint64_t)llround((double)t->trips[l] * f);
     }
-    t->hot_max = (uint64_t)llround((double)t->hot_max * f);
-    t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f);
-    t->bulk_sectors *= f;
+    t->hot_max = (uint64_t)llround((double)t->hot_max * f_other);
+    t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f_other);
+    t->bulk_sectors *= f_other;
 }
+
+void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, f, f); }
+
+void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, f, 1); }
 
 /* The DRAM round trip at GBS, from the loaded curve. */
 double timing_loaded_ns(const coalsim_profile *p, double gbs)

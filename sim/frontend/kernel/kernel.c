@@ -278,13 +278,11 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
         s->loop_insts += (double)wk[t].x.loop_insts;
     }
     if (!s->loop_jumps) return 0;
-    const char **label = calloc(ncount + 1, sizeof *label);
-    coalsim_op *op = calloc(ncount + 1, sizeof *op);
-    coalsim_space *space = calloc(ncount + 1, sizeof *space);
-    uint64_t *skipped = calloc(ncount + 1, sizeof *skipped), *written = calloc(ncount + 1, sizeof *written);
+    coalsim_loop_skip *skip = calloc(ncount + 1, sizeof *skip);
+    double *g = NULL;
     size_t n = 0;
     int rc = -1;
-    if (!label || !op || !space || !skipped || !written) {
+    if (!skip) {
         snprintf(err, cap, "out of memory");
         goto done;
     }
@@ -292,20 +290,21 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
         const pfunc *f = prog->funcs[i];
         for (uint32_t c = 0; f && c < f->ncode; c++) {
             const pinst *in = &f->code[c];
-            uint64_t sk = 0, wr = 0;
+            uint64_t sum[PTX_LOOP_COUNTS] = {0};
             for (unsigned t = 0; t < nthreads; t++)
-                if (wk[t].x.loop_skip) {
-                    sk += wk[t].x.loop_skip[2 * ((size_t)f->count_base + c)];
-                    wr += wk[t].x.loop_skip[2 * ((size_t)f->count_base + c) + 1];
-                }
-            if (!sk || in->cs_space < 0) continue;
-            label[n] = in->label, op[n] = (coalsim_op)in->cs_op, space[n] = (coalsim_space)in->cs_space;
-            written[n] = wr;
-            skipped[n++] = sk;
+                for (int q = 0; wk[t].x.loop_skip && q < PTX_LOOP_COUNTS; q++)
+                    sum[q] += wk[t].x.loop_skip[PTX_LOOP_COUNTS * ((size_t)f->count_base + c) + q];
+            if (!sum[PTX_LOOP_REQUESTS] || in->cs_space < 0) continue;
+            skip[n++] = (coalsim_loop_skip){.label = in->label, .op = (coalsim_op)in->cs_op, .space = (coalsim_space)in->cs_space,
+                                            .requests = sum[PTX_LOOP_REQUESTS], .active_threads = sum[PTX_LOOP_ACTIVE],
+                                            .requested_bytes = sum[PTX_LOOP_BYTES], .sectors = sum[PTX_LOOP_SECTORS],
+                                            .ideal_sectors = sum[PTX_LOOP_IDEAL_SECTORS], .lines = sum[PTX_LOOP_LINES],
+                                            .wavefronts = sum[PTX_LOOP_WAVEFRONTS],
+                                            .ideal_wavefronts = sum[PTX_LOOP_IDEAL_WAVEFRONTS],
+                                            .written_sectors = sum[PTX_LOOP_WRITTEN]};
         }
     }
     /* each SM's requests, all over run */
-    double *g = NULL;
     if (wk[0].sm_seen) {
         unsigned sms = wk[0].sms;
         if (!(g = calloc(sms, sizeof *g))) {
@@ -313,14 +312,12 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
             goto done;
         }
         for (unsigned m = 0; m < sms; m++) {
-            double seen = 0, skip = 0;
-            for (unsigned t = 0; t < nthreads; t++) seen += wk[t].sm_seen[m], skip += wk[t].sm_skip[m];
-            g[m] = seen > 0 ? (seen + skip) / seen : 1;
+            double seen = 0, skipped = 0;
+            for (unsigned t = 0; t < nthreads; t++) seen += wk[t].sm_seen[m], skipped += wk[t].sm_skip[m];
+            g[m] = seen > 0 ? (seen + skipped) / seen : 1;
         }
     }
-    int bad = coalsim_analysis_extrapolate_loops(an, label, op, space, skipped, written, n, g, &s->loop_factor);
-    free(g);
-    if (bad) {
+    if (coalsim_analysis_extrapolate_loops(an, skip, n, g, &s->loop_factor) != 0) {
         snprintf(err, cap, "%s", coalsim_analysis_error(an));
         goto done;
     }
@@ -331,7 +328,7 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
     }
     rc = 0;
 done:
-    free(label), free(op), free(space), free(skipped), free(written);
+    free(skip), free(g);
     return rc;
 }
 

@@ -59,8 +59,8 @@ typedef struct ploop_info {
 } ploop_info;
 
 typedef struct ploop_ent {
-    uint32_t pc, mask, m, nreq;
-    double sectors, wavefronts;
+    uint32_t pc, mask, m;
+    uint64_t c[PTX_LOOP_COUNTS];      /* its requests' counts (ptx.h's PTX_LOOP_*) */
 } ploop_ent;
 
 typedef struct ploop {
@@ -351,13 +351,14 @@ static void jump(pctx *x, pwarp *w, ploop *lp, const ploop_info *li, int64_t k, 
             x->exec.inst_mem[in->cs_space][in->cs_op] += uk;
             if (!t->m) x->exec.mem_inactive += uk;
         }
-        uint64_t *sk = &x->loop_skip[2 * ((size_t)f->count_base + t->pc)];
-        sk[0] += uk * t->nreq;
+        uint64_t *sk = &x->loop_skip[PTX_LOOP_COUNTS * ((size_t)f->count_base + t->pc)];
+        for (int c = 0; c < PTX_LOOP_WRITTEN; c++) sk[c] += uk * t->c[c];
         if (in->kind == K_MEM && in->cs_op == COALSIM_ST && t->m && stores_move(li, in, t->m, d))
-            sk[1] += uk * (uint64_t)(t->sectors + 0.5);
-        x->loop_fig[0] += (double)k * t->nreq;
-        x->loop_fig[1] += (double)k * t->sectors;
-        x->loop_fig[2] += (double)k * t->wavefronts;
+            sk[PTX_LOOP_WRITTEN] += uk * t->c[PTX_LOOP_SECTORS];
+        /* as a sample's windows count them (grid.c's tally) */
+        x->loop_fig[0] += (double)k * (double)t->c[PTX_LOOP_REQUESTS];
+        if (coalsim_space_has_sectors((coalsim_space)in->cs_space)) x->loop_fig[1] += (double)k * (double)t->c[PTX_LOOP_SECTORS];
+        else if (in->cs_space == COALSIM_SHARED) x->loop_fig[2] += (double)k * (double)t->c[PTX_LOOP_WAVEFRONTS];
         if (x->sb_on) {
             unsigned c = in->sb_cls;
             x->sb_count[c] += uk;
@@ -454,11 +455,12 @@ void ptx_loop_request(const pwarp *w, const coalsim_request *r, const coalsim_re
 {
     ploop *lp = w->loop;
     if (!lp->ntr) return;
-    ploop_ent *e = &lp->tr[lp->ntr - 1];
-    e->nreq++;
-    /* as a sample's windows count them (grid.c's tally) */
-    if (coalsim_space_has_sectors(r->space)) e->sectors += res->sectors;
-    else if (r->space == COALSIM_SHARED) e->wavefronts += res->wavefronts;
+    uint64_t *c = lp->tr[lp->ntr - 1].c;
+    (void)r;
+    c[PTX_LOOP_REQUESTS]++;
+    c[PTX_LOOP_ACTIVE] += res->active_threads, c[PTX_LOOP_BYTES] += res->requested_bytes;
+    c[PTX_LOOP_SECTORS] += res->sectors, c[PTX_LOOP_IDEAL_SECTORS] += res->ideal_sectors, c[PTX_LOOP_LINES] += res->lines;
+    c[PTX_LOOP_WAVEFRONTS] += res->wavefronts, c[PTX_LOOP_IDEAL_WAVEFRONTS] += res->ideal_wavefronts;
 }
 
 void ptx_loop_block(pwarp *w)
@@ -489,7 +491,7 @@ int ptx_loop_setup(pctx *x, size_t nfuncs)
     x->loop_nfuncs = nfuncs;
     x->loop_info = calloc(x->nmemo + 1, sizeof *x->loop_info);
     x->loop_slice = calloc(nfuncs + 1, sizeof *x->loop_slice);
-    x->loop_skip = calloc(2 * x->nmemo + 2, sizeof *x->loop_skip);
+    x->loop_skip = calloc(PTX_LOOP_COUNTS * (x->nmemo + 1), sizeof *x->loop_skip);
     if (!x->loop_info || !x->loop_slice || !x->loop_skip) return -1;
     x->loop_on = 1;
     return 0;
