@@ -315,12 +315,16 @@ static const char *gcopy_ptx =
 
 /* One of the two, 64 blocks of 64 threads, whole or sampled (SAMPLE), with
  * the H100's profile. */
-static coalsim_analysis *run_loop_kernel_args(const char *ptx, const char *name, const char *sample, const char *args,
-                                              coalsim_kernel **kp);
-
-static coalsim_analysis *run_loop_kernel(const char *ptx, const char *name, const char *sample, coalsim_kernel **kp)
+/* Launch L of K with the H100's profile, sampled as SAMPLE says. */
+static coalsim_analysis *run_timed(coalsim_kernel *k, coalsim_launch l, const char *sample)
 {
-    return run_loop_kernel_args(ptx, name, sample, "x:7M=random:1,y:16K,1638400", kp);
+    char err[1024];
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+    return a;
 }
 
 static coalsim_analysis *run_loop_kernel_args(const char *ptx, const char *name, const char *sample, const char *args,
@@ -329,15 +333,14 @@ static coalsim_analysis *run_loop_kernel_args(const char *ptx, const char *name,
     char err[1024];
     coalsim_kernel *k = coalsim_kernel_load_ptx(ptx, strlen(ptx), name, err, sizeof err);
     ck_assert_msg(k != NULL, "%s", err);
-    coalsim_analysis_cfg cfg = h100_timed_cfg();
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = name, .grid = {64, 1, 1}, .block = {64, 1, 1},
-                        .args = args, .threads = 2};
-    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
-    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
     *kp = k;
-    return a;
+    return run_timed(k, (coalsim_launch){.kernel = name, .grid = {64, 1, 1}, .block = {64, 1, 1}, .args = args, .threads = 2},
+                     sample);
+}
+
+static coalsim_analysis *run_loop_kernel(const char *ptx, const char *name, const char *sample, coalsim_kernel **kp)
+{
+    return run_loop_kernel_args(ptx, name, sample, "x:7M=random:1,y:16K,1638400", kp);
 }
 
 START_TEST(test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time)
@@ -445,17 +448,10 @@ END_TEST
  * H100's profile, sampled or whole. */
 static coalsim_analysis *run_transpose(const char *sample, coalsim_kernel **kp)
 {
-    char err[1024];
-    coalsim_kernel *k = load_ptx_file("tests/kernels/seeds.ptx");
-    coalsim_analysis_cfg cfg = h100_timed_cfg();
-    coalsim_analysis *a = coalsim_analysis_new(&cfg);
-    coalsim_launch l = {.kernel = "transpose1<false>", .grid = {32, 128, 1}, .block = {32, 8, 1},
-                        .args = "A:4M=iotaf,B:4M,1024", .threads = 2};
-    ck_assert_int_eq(coalsim_sample_parse(sample, &l.sample), 0);
-    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
-    *kp = k;
-    return a;
+    *kp = load_ptx_file("tests/kernels/seeds.ptx");
+    return run_timed(*kp, (coalsim_launch){.kernel = "transpose1<false>", .grid = {32, 128, 1}, .block = {32, 8, 1},
+                                           .args = "A:4M=iotaf,B:4M,1024", .threads = 2},
+                     sample);
 }
 
 START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
