@@ -568,6 +568,11 @@ void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f);
 /* The same for what loop iterations jumped over added (plain loads and
  * stores): the atomics and tensor copies stay as they are. */
 void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f);
+/* A sample: SM s ran RAN[s] of its ALL[s] blocks.  Its loads times
+ * ALL / RAN, its blocks' schedule times the rounds of the blocks it holds
+ * at once it would have run over the rounds it ran, the launch-wide counts
+ * times F.  0, or -1 if memory runs out (nothing scaled). */
+int coalsim_timing_scale_sample(coalsim_timing *t, const uint64_t *ran, const uint64_t *all, double f);
 /* The prediction, given the kernel's hierarchy totals and, for a kernel
  * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
  * -1 if memory runs out. */

@@ -469,6 +469,10 @@ START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
                       (unsigned long long)kernel_metric(part, exact[i]));
     double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
     ck_assert_msg(fabs(tp - tf) <= 0.05 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
+    /* the latency term too: a SM's 31 blocks take four rounds of the 8 it
+     * holds, the 4 the sample ran on it one (as blocks over run it was 2.3x) */
+    double lf = coalsim_analysis_time(full)->latency_us, lp = coalsim_analysis_time(part)->latency_us;
+    ck_assert_msg(fabs(lp - lf) <= 0.05 * lf, "latency term %.3f us whole, %.3f sampled", lf, lp);
     coalsim_analysis_free(full);
     coalsim_analysis_free(part);
     coalsim_kernel_free(k1);

@@ -279,19 +279,17 @@ int coalsim_analysis_extrapolate(coalsim_analysis *an, const coalsim_sample *s, 
         /* SM s runs blocks s, s + SMS, ...: its share of the launch over its
          * share of the sample */
         unsigned sms = an->hcfg.sms ? an->hcfg.sms : 1;
-        double *g = calloc(sms, sizeof *g);
+        uint64_t *all = calloc(sms, sizeof *all);
         uint64_t *ran = calloc(sms, sizeof *ran);
-        if (!g || !ran) {
-            free(g), free(ran);
+        if (!all || !ran) {
+            free(all), free(ran);
             return fail(an, "out of memory");
         }
         for (size_t i = 0; i < n; i++) ran[blocks[i] % sms]++;
-        for (unsigned k = 0; k < sms; k++) {
-            uint64_t all = s->blocks / sms + (k < s->blocks % sms);
-            g[k] = ran[k] ? (double)all / (double)ran[k] : 0;
-        }
-        coalsim_timing_scale(an->timing, g, f);
-        free(g), free(ran);
+        for (unsigned k = 0; k < sms; k++) all[k] = s->blocks / sms + (k < s->blocks % sms);
+        int bad = coalsim_timing_scale_sample(an->timing, ran, all, f);
+        free(all), free(ran);
+        if (bad) return fail(an, "out of memory");
     }
     return 0;
 }

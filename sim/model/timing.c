@@ -573,16 +573,18 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     return 0;
 }
 
-/* As coalsim_timing_scale, the atomics and tensor copies by F_OTHER. */
-static void scale(coalsim_timing *t, const double *sm_f, double f, double f_other)
+/* As coalsim_timing_scale, SM s's schedule by SLOT_F[s] (NULL: SM_F), the
+ * atomics and tensor copies by F_OTHER; every block on its SM's schedule
+ * first. */
+static void scale(coalsim_timing *t, const double *sm_f, const double *slot_f, double f, double f_other)
 {
-    while (t->count) close_oldest(t);         /* every block on its SM's schedule first */
+    while (t->count) close_oldest(t);
     for (unsigned s = 0; s < t->sms; s++) {
-        double g = sm_f[s];
+        double g = sm_f[s], h = slot_f ? slot_f[s] : g;
         t->l1_ns[s] *= g, t->l1_lines[s] *= g, t->smem_wf[s] *= g;
         for (int k = 0; k < 3; k++) t->data_cyc[(size_t)s * 3 + k] *= g;
         for (int k = 0; k < NF; k++)
-            for (unsigned i = 0; i < MAX_SLOTS; i++) t->slot[((size_t)s * NF + k) * MAX_SLOTS + i] *= g;
+            for (unsigned i = 0; i < MAX_SLOTS; i++) t->slot[((size_t)s * NF + k) * MAX_SLOTS + i] *= h;
     }
     for (int l = 0; l < COALSIM_LEVELS; l++) {
         t->loads[l] = (uint64_t)llround((double)t->loads[l] * f);
@@ -593,9 +595,28 @@ static void scale(coalsim_timing *t, const double *sm_f, double f, double f_othe
     t->bulk_sectors *= f_other;
 }
 
-void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, f, f); }
+void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, NULL, f, f); }
 
-void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, f, 1); }
+void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, NULL, f, 1); }
+
+int coalsim_timing_scale_sample(coalsim_timing *t, const uint64_t *ran, const uint64_t *all, double f)
+{
+    while (t->count) close_oldest(t);         /* the resident count is the blocks' */
+    double *g = malloc(2 * (size_t)t->sms * sizeof *g);
+    if (!g) return -1;
+    /* the loads: what the SM would have run over what it ran; its schedule:
+     * the rounds of the blocks it holds at once it would have run over the
+     * rounds it ran (a sample of 5 blocks on a SM that holds 8 ran in one
+     * round, the launch's 32 take four) */
+    unsigned r = t->resident ? t->resident : 1;
+    for (unsigned s = 0; s < t->sms; s++) {
+        g[s] = ran[s] ? (double)all[s] / (double)ran[s] : 0;
+        g[t->sms + s] = ran[s] ? (double)((all[s] + r - 1) / r) / (double)((ran[s] + r - 1) / r) : 0;
+    }
+    scale(t, g, g + t->sms, f, f);
+    free(g);
+    return 0;
+}
 
 /* The DRAM round trip at GBS, from the loaded curve. */
 double timing_loaded_ns(const coalsim_profile *p, double gbs)
