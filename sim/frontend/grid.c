@@ -186,7 +186,6 @@ static int hand_over(chunk *c)
     return stopped ? -1 : 0;
 }
 
-
 /* The figures of the iterations worker W jumped over since SKIP0 (its
  * count then), added to FIG as if run. */
 static void add_skipped(const grid_job *job, void *w, const double *skip0, double *fig)

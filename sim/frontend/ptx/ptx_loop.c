@@ -27,11 +27,14 @@
  *   - the setps' operands, moving so, keep every predicate's value (and stay
  *     in their type's range) for more than LOOP_MARGIN + LOOP_MIN_JUMP
  *     further iterations: it jumps that far less LOOP_MARGIN.
- * What it skips: the instruction counts (per instruction), the memory
- * instructions' counts and the requests, which the analysis adds per access
- * (coalsim_analysis_extrapolate_loops), and the warp's time on the
- * scoreboard, moved on by the iterations' mean time.  What is not kept:
- * the values of the registers outside the slice (sums: a sampled launch's
+ * What the jump adds: the instruction counts (per instruction), the memory
+ * instructions' counts, and the skipped requests' own counts (requests,
+ * threads, bytes, sectors, lines, wavefronts: the recorded iteration's, K
+ * times; pctx.loop_skip), which the analysis adds per access
+ * (coalsim_analysis_extrapolate_loops), with the sectors of stores whose
+ * address moves (each stored line goes out once); and the warp's time on
+ * the scoreboard, moved on by the iterations' mean.  What is not kept: the
+ * values of the registers outside the slice (sums: a sampled launch's
  * results are not computed anyway), and the skipped requests' effect on
  * the caches, which the analysis extrapolates by access.
  */
