@@ -173,6 +173,11 @@ static const Config kConfigs[] = {
     {"k3_s1_d120_f2_2bar", 1, 0, 1, 128, 128, 1, 120, 400, 2, 1},   // and about 0.28 us of work (k3's wgmmas)
     {"k3_s2_d0_f2_2bar", 1, 0, 2, 128, 128, 1, 0, 400, 2, 1},
     {"k2_s1_d0_f2_2bar", 1, 0, 1, 64, 64, 1, 0, 400, 2, 1},        // k2's: two 8 KB boxes
+    // deep pipelines with no work: what the producer's copies deliver when 3-4 stages are in flight
+    // (fast.cu k6 at 2048 x 4096 x 1024 runs its mainloop at about 0.54 us a 48 KB stage)
+    {"k6_s3_d0_f2", 1, 0, 3, 128, 256, 1, 0, 800, 2},
+    {"k6_s4_d0_f2", 1, 0, 4, 128, 256, 1, 0, 800, 2},
+    {"k3_s4_d0_f2", 1, 0, 4, 128, 128, 1, 0, 800, 2},
 };
 constexpr int kNConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
