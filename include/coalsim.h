@@ -560,18 +560,17 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
  * writes the previous launch's dirty bytes back while it runs, so the
  * instruction-side model (exectime.c) counts them as its DRAM writes. */
 void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes);
-/* A sample of the launch's blocks ran: multiply SM s's load (its L1 data
- * pipe, its blocks' schedule) by SM_F[s], what it would have run over what
- * it ran (0 where it ran nothing: it then stays idle, and the others stand
- * for it), and the launch-wide counts (loads by level, atomics) by F. */
-void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f);
-/* The same for what loop iterations jumped over added (plain loads and
- * stores): the atomics and tensor copies stay as they are. */
+/* Loop iterations jumped over inside a sample's blocks (plain loads and
+ * stores): multiply SM s's load (its L1 data pipe, its blocks' schedule) by
+ * SM_F[s] (NULL: F for every SM) and the launch-wide loads by level by F;
+ * the atomics and tensor copies stay as they are. */
 void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f);
-/* A sample: SM s ran RAN[s] of its ALL[s] blocks.  Its loads times
- * ALL / RAN, its blocks' schedule times the rounds of the blocks it holds
- * at once it would have run over the rounds it ran, the launch-wide counts
- * times F.  0, or -1 if memory runs out (nothing scaled). */
+/* A sample of the launch's blocks ran: SM s ran RAN[s] of its ALL[s]
+ * blocks.  Its loads times ALL / RAN (0 where it ran nothing: it then stays
+ * idle, and the others stand for it), its blocks' schedule times the rounds
+ * of the blocks it holds at once it would have run over the rounds it ran,
+ * the launch-wide counts (loads by level, atomics) times F.  0, or -1 if
+ * memory runs out (nothing scaled). */
 int coalsim_timing_scale_sample(coalsim_timing *t, const uint64_t *ran, const uint64_t *all, double f);
 /* The prediction, given the kernel's hierarchy totals and, for a kernel
  * run, what it executed (EXEC; NULL for a trace: memory terms only).  0, or
@@ -623,13 +622,11 @@ int coalsim_stats_merge(coalsim_stats *dst, const coalsim_stats *src);
 /* The same, SRC's line numbers taken as LINES later (parts numbered from 0). */
 int coalsim_stats_merge_at(coalsim_stats *dst, const coalsim_stats *src, unsigned long lines);
 /* Add K's counts to the first access of its label, op and space, multiply
- * the hierarchy counts of every such access by HIER_F, their DRAM writes
- * apart where K wrote sectors of its own: those plus WRITE_BYTES (spread by
- * their requests).  Returns their requests before, or 0 (none: nothing
- * changed). */
-uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, double hier_f, uint64_t write_bytes);
-/* The requests of the accesses of LABEL, OP and SPACE. */
-uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space);
+ * the hierarchy counts of every such access by their requests' factor
+ * (before and K's over before), their DRAM writes apart where K wrote
+ * sectors of its own: those plus WRITE_BYTES (spread by their requests).
+ * Returns their requests before, or 0 (none: nothing changed). */
+uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, uint64_t write_bytes);
 /* Requests of all accesses. */
 uint64_t coalsim_stats_requests(const coalsim_stats *st);
 /* Add DELTA, the hierarchy counts of the request added last, to its access. */

@@ -202,6 +202,15 @@ END_TEST
 
 /* ---- kernels ---- */
 
+/* A whole run and a sampled one of the same kernel, done with. */
+static void free_runs(coalsim_analysis *full, coalsim_analysis *part, coalsim_kernel *k1, coalsim_kernel *k2)
+{
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(part);
+    coalsim_kernel_free(k1);
+    coalsim_kernel_free(k2);
+}
+
 /* Thread i of block b sums x[(i + 4096 k) % 2^20] for k < n[b]: n, from
  * randint, varies from block to block (a data-dependent loop). */
 static const char *gather_ptx =
@@ -257,10 +266,7 @@ START_TEST(test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error)
     ck_assert_uint_eq(kernel_metric(full, "smsp__warps_launched.sum"), 8192 * 2);
     /* the stores: one a thread, exact */
     ck_assert_uint_eq(kernel_metric(part, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 8192 * 2);
-    coalsim_analysis_free(full);
-    coalsim_analysis_free(part);
-    coalsim_kernel_free(k1);
-    coalsim_kernel_free(k2);
+    free_runs(full, part, k1, k2);
 }
 END_TEST
 
@@ -376,10 +382,7 @@ START_TEST(test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_a
     /* the time: each warp's path moved on by its iterations' mean */
     double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
     ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
-    coalsim_analysis_free(full);
-    coalsim_analysis_free(part);
-    coalsim_kernel_free(k1);
-    coalsim_kernel_free(k2);
+    free_runs(full, part, k1, k2);
 }
 END_TEST
 
@@ -419,10 +422,7 @@ START_TEST(test_sample_of_a_grid_stride_copy_writes_its_jumped_stores_to_dram_or
                   (unsigned long long)hf.dram_read, (unsigned long long)hp.dram_read);
     double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
     ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
-    coalsim_analysis_free(full);
-    coalsim_analysis_free(part);
-    coalsim_kernel_free(k1);
-    coalsim_kernel_free(k2);
+    free_runs(full, part, k1, k2);
 }
 END_TEST
 
@@ -437,10 +437,7 @@ START_TEST(test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_t
     /* its sectors a request vary with the iteration: run, they are exact all the same */
     ck_assert_uint_eq(kernel_metric(full, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
                       kernel_metric(part, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-    coalsim_analysis_free(full);
-    coalsim_analysis_free(part);
-    coalsim_kernel_free(k1);
-    coalsim_kernel_free(k2);
+    free_runs(full, part, k1, k2);
 }
 END_TEST
 
@@ -473,10 +470,7 @@ START_TEST(test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time)
      * holds, the 4 the sample ran on it one (as blocks over run it was 2.3x) */
     double lf = coalsim_analysis_time(full)->latency_us, lp = coalsim_analysis_time(part)->latency_us;
     ck_assert_msg(fabs(lp - lf) <= 0.05 * lf, "latency term %.3f us whole, %.3f sampled", lf, lp);
-    coalsim_analysis_free(full);
-    coalsim_analysis_free(part);
-    coalsim_kernel_free(k1);
-    coalsim_kernel_free(k2);
+    free_runs(full, part, k1, k2);
 }
 END_TEST
 

@@ -581,6 +581,19 @@ static double worst_error(const coalsim_sample *s)
     return w;
 }
 
+/* A sample: every worker may jump over its blocks' loop iterations from
+ * now on (where the front end can).  0, or -1 with ERR. */
+static int loops_on(const grid_job *job, char *err, size_t cap)
+{
+    unsigned threads = job->threads ? job->threads : 1;
+    for (unsigned t = 0; job->sample->loops && t < threads; t++)
+        if (job->sample->loops(job->workers[t]) != 0) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+    return 0;
+}
+
 /* Sampling: a pilot of the first few blocks; then windows in rising order:
  * BLOCKS, as many as it asks for; AUTO, MIN_WINDOWS of them, and if some
  * figure's error is then above AUTO_TARGET, more, up to what the budget
@@ -620,11 +633,7 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
         double budget = sp->cfg.budget > 0 ? sp->cfg.budget : COALSIM_SAMPLE_BUDGET;
         int sampled = sp->cfg.mode == COALSIM_SAMPLE_BLOCKS ? want < job->blocks
                                                             : pfig[0][COALSIM_SF_INST] / (double)P1 * (double)job->blocks > budget;
-        for (unsigned t = 0; sampled && t < threads; t++)
-            if (sp->loops(job->workers[t]) != 0) {
-                snprintf(err, cap, "out of memory");
-                return -1;
-            }
+        if (sampled && loops_on(job, err, cap) != 0) return -1;
         range rest = {P1, P};
         double rfig[1][COALSIM_SAMPLE_FIGS] = {{0}};
         if (run_ranges(job, &rest, 1, P - P1, rfig, P1, want > P ? want : P, &line, an, cfg, err, cap) != 0) return -1;
@@ -649,11 +658,7 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
     }
     if (want < P) want = P;
     /* a sample: the blocks that run may jump over their loops' iterations too */
-    for (unsigned t = 0; sp->loops && t < threads; t++)
-        if (sp->loops(job->workers[t]) != 0) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
+    if (loops_on(job, err, cap) != 0) return -1;
     /* fewer blocks than MIN_WINDOWS windows: shorter windows (not shorter than the pilot) */
     if (want < W * COALSIM_SAMPLE_MIN_WINDOWS) {
         W = want / COALSIM_SAMPLE_MIN_WINDOWS;

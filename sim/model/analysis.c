@@ -309,24 +309,14 @@ int coalsim_analysis_extrapolate_loops(coalsim_analysis *an, const coalsim_loop_
     if (room < 0) room = 0;
     double kept = !an->hier ? 0 : w < room ? w : room, out = w > 0 ? (w - kept) / w : 0;
     an->loop_dirty = (uint64_t)kept;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t seen = coalsim_stats_requests_of(an->st, skip[i].label, skip[i].op, skip[i].space);
-        if (!seen) return fail(an, "a loop's requests were skipped, but none of them was seen");
-        coalsim_stats_add_skipped(an->st, &skip[i], (double)(seen + skip[i].requests) / (double)seen,
-                                  (uint64_t)llround(32.0 * (double)skip[i].written_sectors * out));
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!coalsim_stats_add_skipped(an->st, &skip[i], (uint64_t)llround(32.0 * (double)skip[i].written_sectors * out)))
+            return fail(an, "a loop's requests were skipped, but none of them was seen");
     uint64_t after = coalsim_stats_requests(an->st);
     if (!before || after == before) return 0;
     double f = (double)after / (double)before;
     *factor = f;
-    if (an->timing) {
-        unsigned sms = an->hcfg.sms ? an->hcfg.sms : 1;
-        double *g = malloc(sms * sizeof *g);
-        if (!g) return fail(an, "out of memory");
-        for (unsigned k = 0; k < sms; k++) g[k] = sm_f ? sm_f[k] : f;
-        coalsim_timing_scale_loads(an->timing, g, f);
-        free(g);
-    }
+    if (an->timing) coalsim_timing_scale_loads(an->timing, sm_f, f);
     return 0;
 }
 

@@ -280,10 +280,19 @@ void coalsim_stats_scale(coalsim_stats *st, double f)
     for (size_t i = 0; i < st->n; i++) scale_one(&st->acc[i], f);
 }
 
-uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, double hier_f, uint64_t write_bytes)
+static uint64_t requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space)
 {
-    uint64_t n = coalsim_stats_requests_of(st, k->label, k->op, k->space), left = write_bytes;
+    uint64_t n = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (is_access(&st->acc[i], label, op, space)) n += st->acc[i].requests;
+    return n;
+}
+
+uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k, uint64_t write_bytes)
+{
+    uint64_t n = requests_of(st, k->label, k->op, k->space), left = write_bytes;
     if (!n) return 0;
+    double hier_f = (double)(n + k->requests) / (double)n;
     size_t last = st->n;
     int first = 1;
     for (size_t i = 0; i < st->n; i++) {
@@ -305,14 +314,6 @@ uint64_t coalsim_stats_add_skipped(coalsim_stats *st, const coalsim_loop_skip *k
         }
     }
     if (last < st->n) st->acc[last].hier.dram_write += left;
-    return n;
-}
-
-uint64_t coalsim_stats_requests_of(const coalsim_stats *st, const char *label, coalsim_op op, coalsim_space space)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < st->n; i++)
-        if (is_access(&st->acc[i], label, op, space)) n += st->acc[i].requests;
     return n;
 }
 

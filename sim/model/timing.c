@@ -573,14 +573,14 @@ int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const co
     return 0;
 }
 
-/* As coalsim_timing_scale, SM s's schedule by SLOT_F[s] (NULL: SM_F), the
- * atomics and tensor copies by F_OTHER; every block on its SM's schedule
- * first. */
+/* SM s's loads by SM_F[s] (NULL: F), its schedule by SLOT_F[s] (NULL: as
+ * its loads), the launch-wide loads by F, the atomics and tensor copies by
+ * F_OTHER; every block on its SM's schedule first. */
 static void scale(coalsim_timing *t, const double *sm_f, const double *slot_f, double f, double f_other)
 {
     while (t->count) close_oldest(t);
     for (unsigned s = 0; s < t->sms; s++) {
-        double g = sm_f[s], h = slot_f ? slot_f[s] : g;
+        double g = sm_f ? sm_f[s] : f, h = slot_f ? slot_f[s] : g;
         t->l1_ns[s] *= g, t->l1_lines[s] *= g, t->smem_wf[s] *= g;
         for (int k = 0; k < 3; k++) t->data_cyc[(size_t)s * 3 + k] *= g;
         for (int k = 0; k < NF; k++)
@@ -594,8 +594,6 @@ static void scale(coalsim_timing *t, const double *sm_f, const double *slot_f, d
     t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f_other);
     t->bulk_sectors *= f_other;
 }
-
-void coalsim_timing_scale(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, NULL, f, f); }
 
 void coalsim_timing_scale_loads(coalsim_timing *t, const double *sm_f, double f) { scale(t, sm_f, NULL, f, 1); }
 

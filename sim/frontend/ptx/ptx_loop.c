@@ -262,7 +262,7 @@ static int var_index(const ploop_info *li, uint32_t slot)
 
 /* How many iterations warp W may jump now (0: none), its registers'
  * deltas into D. */
-static int64_t plan(const pctx *x, const pwarp *w, const ploop *lp, const ploop_info *li, uint64_t (*d)[32])
+static int64_t plan(const pwarp *w, const ploop *lp, const ploop_info *li, uint64_t (*d)[32])
 {
     const pframe *fr = &w->frames[w->depth - 1];
     const pfunc *f = fr->fn;
@@ -309,7 +309,6 @@ static int64_t plan(const pctx *x, const pwarp *w, const ploop *lp, const ploop_
             t = min64(t, flips(cmp, bits, sgn, value_of(A[l], bits, sgn), da, value_of(B[l], bits, sgn), db));
         }
     }
-    (void)x;
     if (t >= LOOP_FAR || t <= LOOP_MARGIN + LOOP_MIN_JUMP) return 0;    /* no exit in sight: run it */
     /* a jump at a time keeps the scoreboard's cycles within their 40 bits */
     return t - LOOP_MARGIN < LOOP_MOST ? t - LOOP_MARGIN : LOOP_MOST;
@@ -427,7 +426,7 @@ int ptx_loop_backedge(pctx *x, pwarp *w, uint32_t pc)
     lp->iters++;
     if (lp->iters >= LOOP_WARM) {
         uint64_t d[LOOP_VARS][32];
-        int64_t k = plan(x, w, lp, li, d);
+        int64_t k = plan(w, lp, li, d);
         if (k > 0) {
             jump(x, w, lp, li, k, d);
             lp->iters = 0;
