@@ -5,13 +5,20 @@ this tree's build/coalsim (blocks and loops) and by OLD (a build from before
 loops were sampled, e.g. a worktree of 0b956c9, with its own profile): the
 same blocks run, so any difference is the loops'.
 
-  usage: python3 bench/loop_compare.py OLD_COALSIM OLD_PROFILE NAME[,NAME..]
+  usage: python3 bench/loop_compare.py [--sass [DIR]] OLD_COALSIM OLD_PROFILE NAME[,NAME..]
+--sass runs each launch's SASS listing (DIR/UNIT.nvdisasm, default the H100's
+gpu/results/h100/outside/sass) with its .cu as --ptx: the SASS interpreter's
+loops (sass_loop.c) instead of the PTX interpreter's.
 Run from the repository root after `make`.  Nothing here needs a GPU.
 """
 import json
+import os
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu", "outside"))
+from compare import unit_of  # noqa: E402
 
 METRICS = ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
            "smsp__inst_executed.sum")
@@ -29,14 +36,22 @@ def run(binary, args, profile):
 
 
 def main():
-    if len(sys.argv) != 4:
+    argv, sass = sys.argv[1:], None
+    if argv and argv[0] == "--sass":
+        argv = argv[1:]
+        sass = "gpu/results/h100/outside/sass"
+        if len(argv) == 4:
+            sass, argv = argv[0], argv[1:]
+    if len(argv) != 3:
         sys.exit(__doc__)
-    old, old_profile, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+    old, old_profile, names = argv[0], argv[1], argv[2].split(",")
     rows = {}
     for line in open("gpu/outside/launches.list"):
         if line.strip() and not line.startswith("#"):
             f = shlex.split(line)
             rows[f[0]] = f[2:]
+            if sass:
+                rows[f[0]] = [os.path.join(sass, unit_of(f[2], f[3:]) + ".nvdisasm"), "--ptx"] + f[2:]
     print("| launch | warp iterations jumped | time us, blocks / loops too | sectors, instructions | DRAM read | DRAM write | dirty left |")
     print("|---|---:|---|---|---:|---:|---|")
     for n in names:

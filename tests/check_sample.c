@@ -441,6 +441,50 @@ START_TEST(test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_t
 }
 END_TEST
 
+/* The H100's SASS listing of gpu/outside/reduction.cu (its PTX as the module). */
+static coalsim_kernel *load_reduction_sass(void)
+{
+    size_t len;
+    char err[1024], *t = read_whole_file("gpu/results/h100/outside/ptx/reduction.ptx", &len);
+    coalsim_kernel *k = coalsim_kernel_load_ptx(t, len, "reduction.ptx", err, sizeof err);
+    free(t);
+    ck_assert_msg(k != NULL, "%s", err);
+    t = read_whole_file("gpu/results/h100/outside/sass/reduction.nvdisasm", &len);
+    int rc = coalsim_kernel_use_sass(k, t, len, "reduction.nvdisasm", err, sizeof err);
+    free(t);
+    ck_assert_msg(rc == 0, "%s", err);
+    return k;
+}
+
+/* reduce6 of 2^22 ints in 64 blocks of 256 threads on the SASS interpreter:
+ * a grid-stride loop of 128 iterations a warp whose index is 32 bits
+ * (IADD3, IMAD) and whose addresses ptxas recomputes in the body
+ * (IMAD.WIDE.U32 R2, R9, 0x4, R6), the address's upper half overwritten by
+ * the load (LDG.E R3, [R2.64]).  Sampled, its warps jump; the counts are the
+ * whole run's and the time within 3%. */
+START_TEST(test_sample_jumps_over_a_sass_grid_stride_loop_with_the_full_runs_counts_and_time)
+{
+    coalsim_kernel *k1 = load_reduction_sass(), *k2 = load_reduction_sass();
+    coalsim_launch l = {.kernel = "reduce6<int,256u,true>", .grid = {64, 1, 1}, .block = {256, 1, 1},
+                        .dynamic_shared = 1024, .args = "I:16M=randint:11:1000,O:256,4194304", .threads = 2};
+    coalsim_analysis *full = run_timed(k1, l, "off"), *part = run_timed(k2, l, "16");
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_gt(s->loop_jumps, 0);
+    ck_assert_uint_gt(s->loop_iters, 8 * 100 * (s->run - 4));
+    const char *exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__warps_launched.sum",
+                           "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "smsp__inst_executed_op_global_ld.sum"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        ck_assert_msg(kernel_metric(full, exact[i]) == kernel_metric(part, exact[i]), "%s: %llu whole, %llu sampled",
+                      exact[i], (unsigned long long)kernel_metric(full, exact[i]),
+                      (unsigned long long)kernel_metric(part, exact[i]));
+    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
+    ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
+    free_runs(full, part, k1, k2);
+}
+END_TEST
+
 /* transpose1 of a 1024 x 1024 matrix in 4096 blocks of 32 x 8, with the
  * H100's profile, sampled or whole. */
 static coalsim_analysis *run_transpose(const char *sample, coalsim_kernel **kp)
@@ -589,6 +633,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_than_a_line);
+    tcase_add_test(tc, test_sample_jumps_over_a_sass_grid_stride_loop_with_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_of_a_grid_stride_copy_writes_its_jumped_stores_to_dram_or_leaves_them_dirty);
     tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);

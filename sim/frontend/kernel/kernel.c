@@ -13,6 +13,7 @@
 #include "frontend/kernel/args.h"
 #include "frontend/kernel/demangle.h"
 #include "frontend/kernel/kmem.h"
+#include "frontend/loopjump.h"
 #include "frontend/ptx/ptx.h"
 #include "frontend/sass/sass.h"
 
@@ -279,10 +280,11 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
     }
     if (!s->loop_jumps) return 0;
     coalsim_loop_skip *skip = calloc(ncount + 1, sizeof *skip);
-    double *g = NULL;
+    unsigned sms = wk[0].sm_seen ? wk[0].sms : 0;
+    double *seen = calloc(sms + 1, sizeof *seen), *skipped = calloc(sms + 1, sizeof *skipped);
     size_t n = 0;
     int rc = -1;
-    if (!skip) {
+    if (!skip || !seen || !skipped) {
         snprintf(err, cap, "out of memory");
         goto done;
     }
@@ -290,45 +292,20 @@ static int extrapolate_loops(const ptx_program *prog, const coalsim_kernel *k, w
         const pfunc *f = prog->funcs[i];
         for (uint32_t c = 0; f && c < f->ncode; c++) {
             const pinst *in = &f->code[c];
-            uint64_t sum[PTX_LOOP_COUNTS] = {0};
+            uint64_t sum[LOOP_COUNTS] = {0};
             for (unsigned t = 0; t < nthreads; t++)
-                for (int q = 0; wk[t].x.loop_skip && q < PTX_LOOP_COUNTS; q++)
-                    sum[q] += wk[t].x.loop_skip[PTX_LOOP_COUNTS * ((size_t)f->count_base + c) + q];
-            if (!sum[PTX_LOOP_REQUESTS] || in->cs_space < 0) continue;
-            skip[n++] = (coalsim_loop_skip){.label = in->label, .op = (coalsim_op)in->cs_op, .space = (coalsim_space)in->cs_space,
-                                            .requests = sum[PTX_LOOP_REQUESTS], .active_threads = sum[PTX_LOOP_ACTIVE],
-                                            .requested_bytes = sum[PTX_LOOP_BYTES], .sectors = sum[PTX_LOOP_SECTORS],
-                                            .ideal_sectors = sum[PTX_LOOP_IDEAL_SECTORS], .lines = sum[PTX_LOOP_LINES],
-                                            .wavefronts = sum[PTX_LOOP_WAVEFRONTS],
-                                            .ideal_wavefronts = sum[PTX_LOOP_IDEAL_WAVEFRONTS],
-                                            .written_sectors = sum[PTX_LOOP_WRITTEN]};
+                for (int q = 0; wk[t].x.loop_skip && q < LOOP_COUNTS; q++)
+                    sum[q] += wk[t].x.loop_skip[LOOP_COUNTS * ((size_t)f->count_base + c) + q];
+            if (!sum[LOOP_REQUESTS] || in->cs_space < 0) continue;
+            skip[n++] = loop_skip_of(in->label, (coalsim_op)in->cs_op, (coalsim_space)in->cs_space, sum);
         }
     }
-    /* each SM's requests, all over run */
-    if (wk[0].sm_seen) {
-        unsigned sms = wk[0].sms;
-        if (!(g = calloc(sms, sizeof *g))) {
-            snprintf(err, cap, "out of memory");
-            goto done;
-        }
-        for (unsigned m = 0; m < sms; m++) {
-            double seen = 0, skipped = 0;
-            for (unsigned t = 0; t < nthreads; t++) seen += wk[t].sm_seen[m], skipped += wk[t].sm_skip[m];
-            g[m] = seen > 0 ? (seen + skipped) / seen : 1;
-        }
-    }
-    if (coalsim_analysis_extrapolate_loops(an, skip, n, g, &s->loop_factor) != 0) {
-        snprintf(err, cap, "%s", coalsim_analysis_error(an));
-        goto done;
-    }
-    if (!s->sampled) {
-        /* every block ran, some loops did not: a sample all the same */
-        s->sampled = 1;
-        s->factor = 1;
-    }
-    rc = 0;
+    /* each SM's requests run and skipped */
+    for (unsigned m = 0; m < sms; m++)
+        for (unsigned t = 0; t < nthreads; t++) seen[m] += wk[t].sm_seen[m], skipped[m] += wk[t].sm_skip[m];
+    rc = loop_extrapolate(an, s, skip, n, sms ? seen : NULL, skipped, sms, err, cap);
 done:
-    free(skip), free(g);
+    free(skip), free(seen), free(skipped);
     return rc;
 }
 

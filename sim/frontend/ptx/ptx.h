@@ -505,7 +505,7 @@ typedef struct pctx {
     size_t loop_nfuncs;
     struct ploop_info **loop_info;         /* by count index of a back edge: the loop, made at first use */
     uint64_t **loop_slice;                 /* by function: its slice (what addresses and branches depend on) */
-    uint64_t *loop_skip;                   /* by count index, PTX_LOOP_COUNTS each: what the requests of the
+    uint64_t *loop_skip;                   /* by count index, LOOP_COUNTS each (loopjump.h): what the requests of the
                                               iterations jumped over add up to */
     double loop_fig[3];                    /* and their requests, sectors and wavefronts */
     uint64_t loop_jumps, loop_iters, loop_insts;   /* jumps, the warp iterations and instructions they skipped */
@@ -578,13 +578,6 @@ void ptx_sched_joined(pctx *x, const pinst *in, const coalsim_request *r);
  * values live at once (64-bit ones counting two), from a liveness pass over
  * its instructions; 0 if memory runs out. */
 unsigned ptx_sched_regs(const pfunc *f);
-
-/* What a loop's skipped requests add up to, by instruction (pctx.loop_skip):
- * coalsim_stats_add's sums, and the sectors of stores to lines of their own. */
-enum {
-    PTX_LOOP_REQUESTS, PTX_LOOP_ACTIVE, PTX_LOOP_BYTES, PTX_LOOP_SECTORS, PTX_LOOP_IDEAL_SECTORS, PTX_LOOP_LINES,
-    PTX_LOOP_WAVEFRONTS, PTX_LOOP_IDEAL_WAVEFRONTS, PTX_LOOP_WRITTEN, PTX_LOOP_COUNTS
-};
 
 /* ---- loops sampled inside blocks (ptx_loop.c) ----
  * Setup: the worker may jump over iterations from now on (NFUNCS: the

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/loopjump.h"
 #include "ptx.h"
 
 #define LOOP_WARM 3          /* iterations a warp runs (two deltas) before it may jump */
@@ -49,7 +50,6 @@
 #define LOOP_TRACE 2048      /* an iteration's instructions, at most */
 #define LOOP_VARS 48         /* the slice's registers and predicates a body may write */
 #define LOOP_LINE 128
-#define LOOP_FAR ((int64_t)1 << 40)   /* "never", in iterations */
 #define LOOP_MOST ((int64_t)1 << 24)  /* iterations a jump skips at most (the next may skip more) */
 
 typedef struct ploop_info {
@@ -63,7 +63,7 @@ typedef struct ploop_info {
 
 typedef struct ploop_ent {
     uint32_t pc, mask, m;
-    uint64_t c[PTX_LOOP_COUNTS];      /* its requests' counts (ptx.h's PTX_LOOP_*) */
+    uint64_t c[LOOP_COUNTS];      /* its requests' counts (loopjump.h's LOOP_*) */
 } ploop_ent;
 
 typedef struct ploop {
@@ -204,52 +204,7 @@ static const ploop_info *info_of(pctx *x, const pfunc *f, uint32_t pc)
     return x->loop_info[ci] == NEVER ? NULL : x->loop_info[ci];
 }
 
-/* ---- the arithmetic of a jump ---- */
-
-static uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-/* V's low BITS as the number they are (signed: two's complement). */
-static __int128 value_of(uint64_t v, unsigned bits, int sgn)
-{
-    v &= mask_of(bits);
-    if (sgn && bits < 64 && (v >> (bits - 1) & 1)) return (__int128)v - ((__int128)1 << bits);
-    if (sgn && bits == 64) return (__int128)(int64_t)v;
-    return (__int128)v;
-}
-
-/* The first T >= 1 where F0 + T DF < BOUND (LOOP_FAR: none soon). */
-static int64_t first_below(__int128 f0, __int128 df, __int128 bound)
-{
-    if (f0 + df < bound) return 1;
-    if (df >= 0) return LOOP_FAR;
-    __int128 t = (f0 - bound) / -df + 1;
-    return t > LOOP_FAR ? LOOP_FAR : (int64_t)t;
-}
-
-static int64_t first_above(__int128 f0, __int128 df, __int128 bound) { return first_below(-f0, -df, -bound); }
-
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
-/* The first T >= 1 where the setp of comparison CMP (ptx_setp_int) on
- * A + T DA and B + T DB gives other than it gives at T = 0, or where either
- * leaves its type's range. */
-static int64_t flips(int cmp, unsigned bits, int sgn, __int128 a, __int128 da, __int128 b, __int128 db)
-{
-    __int128 lo = sgn ? -((__int128)1 << (bits - 1)) : 0, hi = sgn ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
-    int64_t t = min64(min64(first_below(a, da, lo), first_above(a, da, hi)), min64(first_below(b, db, lo), first_above(b, db, hi)));
-    __int128 d0 = a - b, dd = da - db;
-    switch (cmp) {
-    case 0: case 1:                    /* eq, ne: where the difference is or stops being zero */
-        if (dd == 0) return t;
-        if (d0 == 0) return 1;
-        if ((-d0) % dd == 0 && (-d0) / dd >= 1) return min64(t, (-d0) / dd > LOOP_FAR ? LOOP_FAR : (int64_t)((-d0) / dd));
-        return t;
-    case 2: return min64(t, d0 < 0 ? first_above(d0, dd, -1) : first_below(d0, dd, 0));    /* lt */
-    case 3: return min64(t, d0 <= 0 ? first_above(d0, dd, 0) : first_below(d0, dd, 1));    /* le */
-    case 4: return min64(t, d0 > 0 ? first_below(d0, dd, 1) : first_above(d0, dd, 0));     /* gt */
-    default: return min64(t, d0 >= 0 ? first_below(d0, dd, 0) : first_above(d0, dd, -1)); /* ge */
-    }
-}
 
 /* The delta of variable J of LI on lane L over the last iteration (DELTA)
  * or 0 for a slot the body does not write. */
@@ -269,7 +224,7 @@ static int64_t plan(const pwarp *w, const ploop *lp, const ploop_info *li, uint6
     unsigned a = (lp->iters - 3) % 3, b = (lp->iters - 2) % 3, c = (lp->iters - 1) % 3;
     uint32_t mask = lp->mask;
     for (uint32_t j = 0; j < li->nv; j++) {
-        uint64_t mk = mask_of(li->vbits[j]);
+        uint64_t mk = loop_mask_of(li->vbits[j]);
         for (uint32_t mm = mask; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             uint64_t d1 = (lp->snap[b][j][l] - lp->snap[a][j][l]) & mk, d2 = (lp->snap[c][j][l] - lp->snap[b][j][l]) & mk;
@@ -286,7 +241,7 @@ static int64_t plan(const pwarp *w, const ploop *lp, const ploop_info *li, uint6
         int j = in->addr_slot == UINT32_MAX ? -1 : var_index(li, in->addr_slot);
         for (uint32_t mm = j < 0 ? 0 : lp->tr[e].m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
-            if ((int64_t)(value_of(d[j][l], li->vbits[j], 1) % LOOP_LINE)) return 0;
+            if ((int64_t)(loop_value_of(d[j][l], li->vbits[j], 1) % LOOP_LINE)) return 0;
         }
     }
     /* how long every predicate keeps its value */
@@ -304,9 +259,9 @@ static int64_t plan(const pwarp *w, const ploop *lp, const ploop_info *li, uint6
         const uint64_t *A = fr->regs + (size_t)s->a * 32, *B = fr->regs + (size_t)s->b * 32;
         for (uint32_t mm = m; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
-            __int128 da = ja < 0 ? 0 : value_of(d[ja][l], li->vbits[ja], 1);
-            __int128 db = jb < 0 ? 0 : value_of(d[jb][l], li->vbits[jb], 1);
-            t = min64(t, flips(cmp, bits, sgn, value_of(A[l], bits, sgn), da, value_of(B[l], bits, sgn), db));
+            __int128 da = ja < 0 ? 0 : loop_value_of(d[ja][l], li->vbits[ja], 1);
+            __int128 db = jb < 0 ? 0 : loop_value_of(d[jb][l], li->vbits[jb], 1);
+            t = min64(t, loop_flips(cmp, bits, sgn, loop_value_of(A[l], bits, sgn), da, loop_value_of(B[l], bits, sgn), db));
         }
     }
     if (t >= LOOP_FAR || t <= LOOP_MARGIN + LOOP_MIN_JUMP) return 0;    /* no exit in sight: run it */
@@ -320,7 +275,7 @@ static int stores_move(const ploop_info *li, const pinst *in, uint32_t m, uint64
 {
     int j = in->addr_slot == UINT32_MAX ? -1 : var_index(li, in->addr_slot);
     for (uint32_t mm = j < 0 ? 0 : m; mm; mm &= mm - 1)
-        if (d[j][__builtin_ctz(mm)] & mask_of(li->vbits[j])) return 1;
+        if (d[j][__builtin_ctz(mm)] & loop_mask_of(li->vbits[j])) return 1;
     return 0;
 }
 
@@ -331,7 +286,7 @@ static void jump(pctx *x, pwarp *w, ploop *lp, const ploop_info *li, int64_t k, 
     const pfunc *f = fr->fn;
     uint64_t uk = (uint64_t)k;
     for (uint32_t j = 0; j < li->nv; j++) {
-        uint64_t *R = fr->regs + (size_t)li->v[j] * 32, mk = mask_of(li->vbits[j]);
+        uint64_t *R = fr->regs + (size_t)li->v[j] * 32, mk = loop_mask_of(li->vbits[j]);
         for (uint32_t mm = lp->mask; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             uint64_t old = R[l], low = (old + uk * d[j][l]) & mk, up = old & ~mk;
@@ -353,14 +308,14 @@ static void jump(pctx *x, pwarp *w, ploop *lp, const ploop_info *li, int64_t k, 
             x->exec.inst_mem[in->cs_space][in->cs_op] += uk;
             if (!t->m) x->exec.mem_inactive += uk;
         }
-        uint64_t *sk = &x->loop_skip[PTX_LOOP_COUNTS * ((size_t)f->count_base + t->pc)];
-        for (int c = 0; c < PTX_LOOP_WRITTEN; c++) sk[c] += uk * t->c[c];
+        uint64_t *sk = &x->loop_skip[LOOP_COUNTS * ((size_t)f->count_base + t->pc)];
+        for (int c = 0; c < LOOP_WRITTEN; c++) sk[c] += uk * t->c[c];
         if (in->kind == K_MEM && in->cs_op == COALSIM_ST && t->m && stores_move(li, in, t->m, d))
-            sk[PTX_LOOP_WRITTEN] += uk * t->c[PTX_LOOP_SECTORS];
+            sk[LOOP_WRITTEN] += uk * t->c[LOOP_SECTORS];
         /* as a sample's windows count them (grid.c's tally) */
-        x->loop_fig[0] += (double)k * (double)t->c[PTX_LOOP_REQUESTS];
-        if (coalsim_space_has_sectors((coalsim_space)in->cs_space)) x->loop_fig[1] += (double)k * (double)t->c[PTX_LOOP_SECTORS];
-        else if (in->cs_space == COALSIM_SHARED) x->loop_fig[2] += (double)k * (double)t->c[PTX_LOOP_WAVEFRONTS];
+        x->loop_fig[0] += (double)k * (double)t->c[LOOP_REQUESTS];
+        if (coalsim_space_has_sectors((coalsim_space)in->cs_space)) x->loop_fig[1] += (double)k * (double)t->c[LOOP_SECTORS];
+        else if (in->cs_space == COALSIM_SHARED) x->loop_fig[2] += (double)k * (double)t->c[LOOP_WAVEFRONTS];
         if (x->sb_on) {
             unsigned c = in->sb_cls;
             x->sb_count[c] += uk;
@@ -456,13 +411,8 @@ void ptx_loop_note_slow(pwarp *w, uint32_t pc, uint32_t mask, uint32_t m)
 void ptx_loop_request(const pwarp *w, const coalsim_request *r, const coalsim_result *res)
 {
     ploop *lp = w->loop;
-    if (!lp->ntr) return;
-    uint64_t *c = lp->tr[lp->ntr - 1].c;
     (void)r;
-    c[PTX_LOOP_REQUESTS]++;
-    c[PTX_LOOP_ACTIVE] += res->active_threads, c[PTX_LOOP_BYTES] += res->requested_bytes;
-    c[PTX_LOOP_SECTORS] += res->sectors, c[PTX_LOOP_IDEAL_SECTORS] += res->ideal_sectors, c[PTX_LOOP_LINES] += res->lines;
-    c[PTX_LOOP_WAVEFRONTS] += res->wavefronts, c[PTX_LOOP_IDEAL_WAVEFRONTS] += res->ideal_wavefronts;
+    if (lp->ntr) loop_count_request(lp->tr[lp->ntr - 1].c, res);
 }
 
 void ptx_loop_block(pwarp *w)
@@ -493,7 +443,7 @@ int ptx_loop_setup(pctx *x, size_t nfuncs)
     x->loop_nfuncs = nfuncs;
     x->loop_info = calloc(x->nmemo + 1, sizeof *x->loop_info);
     x->loop_slice = calloc(nfuncs + 1, sizeof *x->loop_slice);
-    x->loop_skip = calloc(PTX_LOOP_COUNTS * (x->nmemo + 1), sizeof *x->loop_skip);
+    x->loop_skip = calloc(LOOP_COUNTS * (x->nmemo + 1), sizeof *x->loop_skip);
     if (!x->loop_info || !x->loop_slice || !x->loop_skip) return -1;
     x->loop_on = 1;
     return 0;

@@ -251,6 +251,9 @@ typedef struct swarp {
     uint64_t sb_issued;        /* instructions issued since the last barrier */
     uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
     async_groups sb_async;     /* LDGSTS groups (LDGDEPBAR closes one; DEPBAR.LE SB0, N waits) */
+    /* loops sampled inside blocks (sass_loop.c) */
+    struct sloop *loop;        /* the loop it is in, made at its first back edge */
+    uint8_t loop_rec;          /* recording the iteration it runs */
 } swarp;
 
 typedef struct sctx {
@@ -280,10 +283,37 @@ typedef struct sctx {
     double sb_smem_wf;                     /* the shared wavefronts it asked for (sass_sched_smem) */
     swarp *warps;
     unsigned nwarps;
+    /* loops sampled inside blocks (sass_loop.c), when loop_on */
+    int loop_on;
+    struct sloop_info **loop_info;         /* by back edge: the loop, made at first use */
+    uint64_t *loop_skip;                   /* by instruction, LOOP_COUNTS each (loopjump.h): what the requests of
+                                            * the iterations jumped over add */
+    double loop_fig[3];                    /* and their requests, sectors and wavefronts */
+    uint64_t loop_jumps, loop_iters, loop_insts;   /* jumps, the warp iterations and instructions they skipped */
+    uint64_t loop_seen;                    /* requests made (all of them) */
     char err[512];
 } sctx;
 
 int sass_run_block(sctx *x, uint64_t b);
+
+/* ---- loops sampled inside blocks (sass_loop.c) ----
+ * Setup: the worker may jump over iterations from now on.  0, or -1 if
+ * memory runs out.  The interpreter calls sass_loop_backedge at each
+ * backward branch the whole warp takes (instruction PC): where the loop and
+ * the warp's last iterations allow, the warp jumps (0, or -1 with X->err);
+ * sass_loop_note for each instruction a recording warp issues (lanes MASK,
+ * M of them on) before it runs, sass_loop_request for each request it
+ * makes; sass_loop_block when a warp starts a block. */
+int sass_loop_setup(sctx *x);
+void sass_loop_free(sctx *x);
+int sass_loop_backedge(sctx *x, swarp *w, uint32_t pc);
+void sass_loop_note_slow(sctx *x, swarp *w, uint32_t pc, uint32_t mask, uint32_t m);
+static inline void sass_loop_note(sctx *x, swarp *w, uint32_t pc, uint32_t mask, uint32_t m)
+{
+    if (w->loop_rec) sass_loop_note_slow(x, w, pc, mask, m);
+}
+void sass_loop_request(sctx *x, const swarp *w, const coalsim_request *r);
+void sass_loop_block(swarp *w);
 
 /* ---- the time model's view (sass_pipe.c, sass_sched.c) ---- */
 

@@ -200,6 +200,7 @@ static int run_warp(sctx *x, swarp *w)
                     break;
                 }
         }
+        sass_loop_note(x, w, top->pc, mask, m);
         if (issuing) {
             unsigned lanes = issuing == 0xffffffffu ? 32 : (unsigned)__builtin_popcount(issuing);
             x->exec.inst_executed++;
@@ -238,6 +239,10 @@ static int run_warp(sctx *x, swarp *w)
             }
             uint32_t nt = mask & ~taken;
             if (!nt) {
+                /* a loop's back edge: the warp may jump over iterations (sass_loop.c) */
+                if (x->loop_on && in->kind == SK_BRA && in->target <= top->pc && sass_loop_backedge(x, w, top->pc) != 0)
+                    return -1;
+                top = &w->stack[w->sp - 1];
                 top->pc = in->target;
             } else if (!taken) {
                 top->pc++;
@@ -323,6 +328,7 @@ int sass_run_block(sctx *x, uint64_t b)
         w->state = SW_RUN;
         w->clock = 0;
         w->index = k;
+        sass_loop_block(w);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
         w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
@@ -353,6 +359,7 @@ int sass_run_block(sctx *x, uint64_t b)
 
 void sass_ctx_free(sctx *x)
 {
+    sass_loop_free(x);
     for (unsigned k = 0; k < x->nwarps; k++) {
         free(x->warps[k].stack);
         free(x->warps[k].local);

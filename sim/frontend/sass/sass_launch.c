@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend/grid.h"
+#include "frontend/loopjump.h"
 #include "sass.h"
 
 /* Where sm_XX puts the kernel's parameters in bank 0. */
@@ -111,18 +112,83 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     return 0;
 }
 
+
+/* A worker: the interpreter's state, and each SM's requests run and
+ * skipped by its loops' jumps (for each SM's share of the time's loads). */
+typedef struct sworker {
+    sctx x;
+    unsigned sms;
+    double *sm_seen, *sm_skip;
+} sworker;
+
 /* A worker's warp instructions so far: what a block costs, for sampling. */
-static uint64_t work_of(void *w) { return ((const sctx *)w)->exec.inst_executed; }
+static uint64_t work_of(void *w) { return ((const sworker *)w)->x.exec.inst_executed; }
 
 static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t cap)
 {
-    sctx *x = w;
+    sworker *wk = w;
+    sctx *x = &wk->x;
     x->sink = sink;
+    uint64_t seen0 = x->loop_seen;
+    double skip0 = x->loop_fig[0];
     if (sass_run_block(x, b) != 0) {
         snprintf(err, cap, "%s", x->err);
         return -1;
     }
+    if (wk->sm_seen) {
+        wk->sm_seen[b % wk->sms] += (double)(x->loop_seen - seen0);
+        wk->sm_skip[b % wk->sms] += x->loop_fig[0] - skip0;
+    }
     return 0;
+}
+
+/* A sample: the worker may jump over loop iterations (sass_loop.c). */
+static int loops_on(void *w)
+{
+    sctx *x = &((sworker *)w)->x;
+    return x->loop_on ? 0 : sass_loop_setup(x);
+}
+
+static void loops_skipped(void *w, double *fig)
+{
+    const sctx *x = &((const sworker *)w)->x;
+    for (int k = 0; k < 3; k++) fig[k] = x->loop_fig[k];
+}
+
+/* The iterations the workers jumped over into AN (their requests, by
+ * access) and into S (how many).  0, or -1 with ERR. */
+static int extrapolate_loops(const sprog *p, sworker *wk, unsigned nthreads, coalsim_sample *s, coalsim_analysis *an,
+                             char *err, size_t cap)
+{
+    for (unsigned t = 0; t < nthreads; t++) {
+        s->loop_jumps += wk[t].x.loop_jumps;
+        s->loop_iters += wk[t].x.loop_iters;
+        s->loop_insts += (double)wk[t].x.loop_insts;
+    }
+    if (!s->loop_jumps) return 0;
+    unsigned sms = wk[0].sm_seen ? wk[0].sms : 0;
+    coalsim_loop_skip *skip = calloc(p->ncode + 1, sizeof *skip);
+    double *seen = calloc(sms + 1, sizeof *seen), *skipped = calloc(sms + 1, sizeof *skipped);
+    size_t n = 0;
+    int rc = -1;
+    if (!skip || !seen || !skipped) {
+        snprintf(err, cap, "out of memory");
+        goto done;
+    }
+    for (uint32_t c = 0; c < p->ncode; c++) {
+        const sinst *in = &p->code[c];
+        uint64_t sum[LOOP_COUNTS] = {0};
+        for (unsigned t = 0; t < nthreads; t++)
+            for (int q = 0; wk[t].x.loop_skip && q < LOOP_COUNTS; q++) sum[q] += wk[t].x.loop_skip[LOOP_COUNTS * (size_t)c + q];
+        if (!sum[LOOP_REQUESTS] || in->cs_space < 0) continue;
+        skip[n++] = loop_skip_of(in->label, (coalsim_op)in->cs_op, (coalsim_space)in->cs_space, sum);
+    }
+    for (unsigned m = 0; m < sms; m++)
+        for (unsigned t = 0; t < nthreads; t++) seen[m] += wk[t].sm_seen[m], skipped[m] += wk[t].sm_skip[m];
+    rc = loop_extrapolate(an, s, skip, n, sms ? seen : NULL, skipped, sms, err, cap);
+done:
+    free(skip), free(seen), free(skipped);
+    return rc;
 }
 
 int sass_find_func(const sass_listing *l, const char *mangled)
@@ -147,7 +213,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         return -1;
     }
     int rc = -1;
-    sctx *wk = NULL;
+    sworker *wk = NULL;
     void **wp = NULL;
     unsigned nthreads = li->threads;
     if (fill_banks(&p, li, err, cap) != 0) goto done;
@@ -188,7 +254,16 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         goto done;
     }
     for (unsigned t = 0; t < nthreads; t++) {
-        sctx *x = &wk[t];
+        sctx *x = &wk[t].x;
+        if (cfg->hier && cfg->hier->sms) {
+            wk[t].sms = cfg->hier->sms;
+            wk[t].sm_seen = calloc(cfg->hier->sms, sizeof *wk[t].sm_seen);
+            wk[t].sm_skip = calloc(cfg->hier->sms, sizeof *wk[t].sm_skip);
+            if (!wk[t].sm_seen || !wk[t].sm_skip) {
+                snprintf(err, cap, "out of memory");
+                goto done;
+            }
+        }
         x->prog = &p;
         x->mem = li->mem;
         memcpy(x->grid, li->grid, sizeof x->grid);
@@ -208,10 +283,10 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
             snprintf(err, cap, "out of memory");
             goto done;
         }
-        wp[t] = x;
+        wp[t] = &wk[t];
     }
     grid_sampling sp = {.cfg = li->sample, .work = work_of, .held = kmem_held, .held_ctx = li->mem,
-                        .footprint = kmem_footprint(li->mem),
+                        .footprint = kmem_footprint(li->mem), .loops = loops_on, .skipped = loops_skipped,
                         .window = coalsim_sample_window(li->blocks, li->block[0] * li->block[1] * li->block[2], li->sms)};
     grid_job job = {.blocks = li->blocks, .threads = nthreads, .workers = wp, .run = run_block,
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
@@ -224,7 +299,7 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     coalsim_exec total = {.isa = "SASS", .block_threads = li->block[0] * li->block[1] * li->block[2],
                           .regs = fn->regs ? fn->regs : li->regs, .regs_from = fn->regs ? "listing" : li->regs_from,
                           .smem_block = user};
-    for (unsigned t = 0; t < nthreads; t++) coalsim_exec_add(&total, &wk[t].exec);   /* pipes: counted below */
+    for (unsigned t = 0; t < nthreads; t++) coalsim_exec_add(&total, &wk[t].x.exec);   /* pipes: counted below */
     /* the source view: every instruction of the kernel with its counts */
     coalsim_inst *insts = calloc(p.ncode + 1, sizeof *insts);
     if (!insts) {
@@ -241,8 +316,8 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         d->addr = in->addr;
         d->label = in->kind == SK_MEM ? in->label : NULL;
         for (unsigned t = 0; t < nthreads; t++) {
-            d->executed += wk[t].icount[2 * i];
-            d->threads += wk[t].icount[2 * i + 1];
+            d->executed += wk[t].x.icount[2 * i];
+            d->threads += wk[t].x.icount[2 * i + 1];
         }
         /* counted, not estimated: every warp instruction on its pipe */
         total.pipe_inst[in->pipe] += (double)d->executed;
@@ -260,13 +335,18 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         free(sp.ran);
         goto done;
     }
+    if (extrapolate_loops(&p, wk, nthreads, &sp.out, an, err, cap) != 0) {
+        free(sp.ran);
+        goto done;
+    }
     if (grid_extrapolate(&sp, an, 1, err, cap) != 0) goto done;
     rc = 0;
 done:
     if (wk)
         for (unsigned t = 0; t < nthreads; t++) {
-            free(wk[t].smem);
-            sass_ctx_free(&wk[t]);
+            free(wk[t].x.smem);
+            sass_ctx_free(&wk[t].x);
+            free(wk[t].sm_seen), free(wk[t].sm_skip);
         }
     free(wk);
     free(wp);

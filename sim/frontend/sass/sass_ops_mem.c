@@ -211,10 +211,12 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
         r.line = in->line;
         r.space = COALSIM_GLOBAL;
         r.active = m;
+        x->loop_seen++;
         if (x->sink.put(x->sink.ctx, &r) != 0) {
             snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
             return -1;
         }
+        if (w->loop_rec) sass_loop_request(x, w, &r);
         return 0;
     }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -246,10 +248,12 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
         left &= ~mine;
         r.space = (coalsim_space)s;
         r.active = mine;
+        x->loop_seen++;
         if (x->sink.put(x->sink.ctx, &r) != 0) {
             snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
             return -1;
         }
+        if (w->loop_rec) sass_loop_request(x, w, &r);
     }
     return 0;
 }
