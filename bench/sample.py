@@ -10,8 +10,10 @@ its global requests and sectors and warps launched against ncu's on the H100
 (gpu/results/h100/fullsize/counters.txt), its predicted time against the
 H100's cudaEvent median (times.txt), and the error the report states.
 
-  usage: python3 bench/sample.py [--mode auto|N] [--only REGEX] [--threads N] [--full REGEX]
-(--full: those launches also run whole at full size, the sample's time and DRAM bytes against them)
+  usage: python3 bench/sample.py [--mode auto|N] [--only REGEX] [--threads N] [--full REGEX] [--sass [DIR]]
+(--full: those launches also run whole at full size, the sample's time and DRAM bytes against them;
+--sass: each launch (both sizes) runs its SASS listing, DIR/UNIT.nvdisasm, default the H100's
+gpu/results/h100/outside/sass, with its .cu as --ptx: the SASS interpreter instead of the PTX one)
 Run from the repository root after `make`.  Nothing here needs a GPU.
 """
 import argparse
@@ -24,6 +26,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "gpu", "outside"))
+from compare import unit_of  # noqa: E402
 RES = os.path.join(ROOT, "gpu/results/h100/fullsize")
 METRICS = {
     "gld_req": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
@@ -34,13 +38,15 @@ METRICS = {
 }
 
 
-def read_list(path):
+def read_list(path, sass=None):
     out = {}
     for line in open(path):
         if not line.strip() or line.startswith("#"):
             continue
         f = shlex.split(line)
         out[f[0]] = f[2:]          # FILE and options
+        if sass:
+            out[f[0]] = [os.path.join(sass, unit_of(f[2], f[3:]) + ".nvdisasm"), "--ptx"] + f[2:]
     return out
 
 
@@ -88,9 +94,11 @@ def main():
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--full", default="", metavar="REGEX",
                     help="also run these launches whole at full size (slow) and compare the sample with them")
+    ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
+                    help="run the SASS listings (default the H100's) instead of the PTX")
     a = ap.parse_args()
-    full = read_list(os.path.join(ROOT, "gpu/outside/fullsize.list"))
-    small = read_list(os.path.join(ROOT, "gpu/outside/launches.list"))
+    full = read_list(os.path.join(ROOT, "gpu/outside/fullsize.list"), a.sass)
+    small = read_list(os.path.join(ROOT, "gpu/outside/launches.list"), a.sass)
     ctr, times = h100()
     print("| launch | small wall s | full wall s | ratio | full RSS MB | blocks run / all | "
           "ld req | ld sec | st req | st sec | warps | stated error (req, sec, inst) | time us | H100 us | time err |")

@@ -441,19 +441,44 @@ START_TEST(test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_t
 }
 END_TEST
 
-/* The H100's SASS listing of gpu/outside/reduction.cu (its PTX as the module). */
-static coalsim_kernel *load_reduction_sass(void)
+/* The H100's SASS listing of gpu/outside/UNIT.cu (its PTX as the module). */
+static coalsim_kernel *load_outside_sass(const char *unit)
 {
     size_t len;
-    char err[1024], *t = read_whole_file("gpu/results/h100/outside/ptx/reduction.ptx", &len);
-    coalsim_kernel *k = coalsim_kernel_load_ptx(t, len, "reduction.ptx", err, sizeof err);
+    char err[1024], path[256];
+    snprintf(path, sizeof path, "gpu/results/h100/outside/ptx/%s.ptx", unit);
+    char *t = read_whole_file(path, &len);
+    coalsim_kernel *k = coalsim_kernel_load_ptx(t, len, path, err, sizeof err);
     free(t);
     ck_assert_msg(k != NULL, "%s", err);
-    t = read_whole_file("gpu/results/h100/outside/sass/reduction.nvdisasm", &len);
-    int rc = coalsim_kernel_use_sass(k, t, len, "reduction.nvdisasm", err, sizeof err);
+    snprintf(path, sizeof path, "gpu/results/h100/outside/sass/%s.nvdisasm", unit);
+    t = read_whole_file(path, &len);
+    int rc = coalsim_kernel_use_sass(k, t, len, path, err, sizeof err);
     free(t);
     ck_assert_msg(rc == 0, "%s", err);
     return k;
+}
+
+/* L of UNIT's listing whole and with --sample 16: the sample's warps jumped,
+ * its counts are the whole run's and its time within 3%. */
+static void check_sass_loop_sample(const char *unit, coalsim_launch l)
+{
+    coalsim_kernel *k1 = load_outside_sass(unit), *k2 = load_outside_sass(unit);
+    coalsim_analysis *full = run_timed(k1, l, "off"), *part = run_timed(k2, l, "16");
+    const coalsim_sample *s = coalsim_analysis_sample(part);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_gt(s->loop_jumps, 0);
+    ck_assert_uint_gt(s->loop_iters, 8 * 100 * (s->run - 4));
+    const char *exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__warps_launched.sum",
+                           "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "smsp__inst_executed_op_global_ld.sum"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        ck_assert_msg(kernel_metric(full, exact[i]) == kernel_metric(part, exact[i]), "%s %s: %llu whole, %llu sampled",
+                      l.kernel, exact[i], (unsigned long long)kernel_metric(full, exact[i]),
+                      (unsigned long long)kernel_metric(part, exact[i]));
+    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
+    ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "%s: time %.2f us whole, %.2f sampled", l.kernel, tf, tp);
+    free_runs(full, part, k1, k2);
 }
 
 /* reduce6 of 2^22 ints in 64 blocks of 256 threads on the SASS interpreter:
@@ -464,24 +489,23 @@ static coalsim_kernel *load_reduction_sass(void)
  * whole run's and the time within 3%. */
 START_TEST(test_sample_jumps_over_a_sass_grid_stride_loop_with_the_full_runs_counts_and_time)
 {
-    coalsim_kernel *k1 = load_reduction_sass(), *k2 = load_reduction_sass();
-    coalsim_launch l = {.kernel = "reduce6<int,256u,true>", .grid = {64, 1, 1}, .block = {256, 1, 1},
-                        .dynamic_shared = 1024, .args = "I:16M=randint:11:1000,O:256,4194304", .threads = 2};
-    coalsim_analysis *full = run_timed(k1, l, "off"), *part = run_timed(k2, l, "16");
-    const coalsim_sample *s = coalsim_analysis_sample(part);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_uint_gt(s->loop_jumps, 0);
-    ck_assert_uint_gt(s->loop_iters, 8 * 100 * (s->run - 4));
-    const char *exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__warps_launched.sum",
-                           "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "smsp__inst_executed_op_global_ld.sum"};
-    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-        ck_assert_msg(kernel_metric(full, exact[i]) == kernel_metric(part, exact[i]), "%s: %llu whole, %llu sampled",
-                      exact[i], (unsigned long long)kernel_metric(full, exact[i]),
-                      (unsigned long long)kernel_metric(part, exact[i]));
-    double tf = coalsim_analysis_time(full)->total_us, tp = coalsim_analysis_time(part)->total_us;
-    ck_assert_msg(fabs(tp - tf) <= 0.03 * tf, "time %.2f us whole, %.2f sampled", tf, tp);
-    free_runs(full, part, k1, k2);
+    check_sass_loop_sample("reduction", (coalsim_launch){.kernel = "reduce6<int,256u,true>", .grid = {64, 1, 1},
+                                                         .block = {256, 1, 1}, .dynamic_shared = 1024,
+                                                         .args = "I:16M=randint:11:1000,O:256,4194304", .threads = 2});
+}
+END_TEST
+
+/* The seeds' strided read of 2^22 floats in 64 blocks of 256 threads: its
+ * index is a size_t, so ptxas keeps it as two registers joined by a carry
+ * (IADD3 R11, P0, R11, R6, RZ; IADD3.X R5, R5, R4, RZ, P0, !PT), compares
+ * it in two halves (ISETP.GE.U32 then ISETP.GE.U32.AND.EX) and makes each
+ * address with LEA and LEA.HI.X: 256 iterations a warp, jumped as one 64-bit
+ * variable. */
+START_TEST(test_sample_jumps_over_a_sass_loop_with_a_64_bit_index_carried_in_two_registers)
+{
+    check_sass_loop_sample("seeds", (coalsim_launch){.kernel = "strided_read_kernel", .grid = {64, 1, 1},
+                                                     .block = {256, 1, 1}, .args = "IN:16M=random:3,OUT:64K,4194304,1",
+                                                     .threads = 2});
 }
 END_TEST
 
@@ -634,6 +658,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_jumps_over_a_grid_stride_loop_with_the_full_runs_counts_and_time);
     tcase_add_test(tc, test_sample_runs_every_iteration_of_a_loop_whose_address_moves_less_than_a_line);
     tcase_add_test(tc, test_sample_jumps_over_a_sass_grid_stride_loop_with_the_full_runs_counts_and_time);
+    tcase_add_test(tc, test_sample_jumps_over_a_sass_loop_with_a_64_bit_index_carried_in_two_registers);
     tcase_add_test(tc, test_sample_of_a_grid_stride_copy_writes_its_jumped_stores_to_dram_or_leaves_them_dirty);
     tcase_add_test(tc, test_sample_of_a_cluster_launch_runs_whole_clusters_and_counts_blocks);
     tcase_add_test(tc, test_sample_is_stated_in_the_text_json_and_html_reports);

@@ -26,22 +26,28 @@
  *     matrix instruction;
  *   - walking the body backwards, round the back edge until nothing
  *     changes, every instruction that writes a value which reaches an
- *     address, a guard or a branch's predicate (the slice) is IADD3, IMAD,
- *     LEA, MOV, VIADD or SHF.L by a constant (no carry in or out, no upper
- *     half), or IMAD.WIDE (a 64-bit pair), and every such predicate one
- *     unguarded ISETP's (no .EX, its result ANDed with PT, its second result
- *     unused); no uniform register or predicate; a load writes none of it
- *     (what a load overwrites after an address used it is not the slice's);
- *   - the slice registers the body reads before it writes them are its
- *     induction variables: 32 bits each, or an IMAD.WIDE's pair whole;
+ *     address, a guard or a branch's predicate (the slice) is a step:
+ *     IADD3, IMAD, LEA, MOV, VIADD or SHF.L by a constant, IMAD.WIDE (a
+ *     64-bit pair), or a half of a 64-bit step joined by a carry (IADD3 or
+ *     LEA with a carry out; IADD3.X, IMAD.X, LEA.HI.X, SHF.L.U64.HI); every
+ *     such predicate is one unguarded ISETP's (its result ANDed with PT, its
+ *     second result unused), a 64-bit comparison's (ISETP.U32, then
+ *     ISETP.EX on the same predicate and comparison), or a carry; no uniform
+ *     register or predicate, and no load, writes it (what a load overwrites
+ *     after an address used it, LDG.E R3, [R2.64], is not the slice's);
+ *   - what the body's last writes leave for the next iteration of the slice
+ *     registers it reads before it writes them are its induction variables:
+ *     32 bits, an IMAD.WIDE pair, or a lower half (IADD3 with a carry out)
+ *     and the upper half its carry goes to (the .X), as 64 bits;
  * and a warp jumps when its last three iterations
  *   - ran the same instructions with the same lanes;
- *   - moved each live-in slice register by the same amount twice (per
- *     lane), each memory instruction's addresses by the same whole number
- *     of 128-byte lines, and each ISETP's operands by the same amounts;
- *   - keep every ISETP's result, and every live-in register and operand in
- *     its 32-bit range, for more than LOOP_MARGIN + LOOP_MIN_JUMP further
- *     iterations: it jumps that far less LOOP_MARGIN.
+ *   - moved each induction variable by the same amount twice (per lane),
+ *     each memory instruction's addresses by the same whole number of
+ *     128-byte lines, and each comparison's operands (64-bit ones joined)
+ *     by the same amounts;
+ *   - keep every comparison's result, its operands in their range and each
+ *     32-bit variable from wrapping, for more than LOOP_MARGIN +
+ *     LOOP_MIN_JUMP further iterations: it jumps that far less LOOP_MARGIN.
  * What the jump adds is what ptx_loop.c's adds: the instruction counts (per
  * instruction), the memory instructions' counts, the skipped requests' own
  * counts by access (the recorded iteration's, K times), the stored lines
@@ -66,13 +72,19 @@
 #define LOADS_BITS 24                 /* scoreboard times: cycle << 24 | loads (sass_sched.c) */
 #define LOADS_MASK ((1ull << LOADS_BITS) - 1)
 
+/* The slice's ISETPs: a 32-bit comparison, the upper and the lower half of
+ * a 64-bit one. */
+enum { SETP_PLAIN = 1, SETP_EX, SETP_LOW };
+
 typedef struct sloop_info {
     uint32_t head, tail;              /* the body: instructions head .. tail (the back edge) */
     uint32_t nv;
-    uint16_t v[LOOP_VARS];            /* live-in slice registers the body writes */
-    uint8_t wide[LOOP_VARS];          /* 1: v and v + 1 are one 64-bit value (IMAD.WIDE's pair) */
-    uint8_t *setp;                    /* by instruction from head: 1, an ISETP of the slice */
+    uint16_t v[LOOP_VARS];            /* live-in slice registers the body writes: the lower half */
+    uint16_t hi[LOOP_VARS];           /* and the upper half of a 64-bit one (NO_HI: none) */
+    uint8_t *setp;                    /* by instruction from head: SETP_*, 0 for any other */
 } sloop_info;
+
+#define NO_HI 0xffffu
 
 typedef struct sloop_ent {
     uint32_t pc, mask, m;
@@ -87,7 +99,7 @@ typedef struct sloop_iter {
     uint32_t mem_m[LOOP_MEMS];
     uint64_t addr[LOOP_MEMS][32];
     uint32_t set_pc[LOOP_SETPS], set_m[LOOP_SETPS];
-    uint32_t a[LOOP_SETPS][32], b[LOOP_SETPS][32];
+    uint64_t a[LOOP_SETPS][32], b[LOOP_SETPS][32];   /* a 64-bit comparison's halves joined */
 } sloop_iter;
 
 typedef struct sloop {
@@ -101,6 +113,7 @@ typedef struct sloop {
     uint32_t ntr;
     sloop_ent tr[LOOP_TRACE];         /* the iteration being recorded, instruction by instruction */
     sloop_iter rec[3];
+    uint32_t low_a[32], low_b[32];    /* the lower half of the 64-bit comparison the next ISETP.EX ends */
     uint64_t t[3];                    /* the warp's scoreboard time at each back edge */
     uint64_t snap[3][LOOP_VARS][32];  /* the live-in registers at each back edge */
 } sloop;
@@ -155,24 +168,46 @@ static const sopnd *mem_operand(const sinst *in)
     return NULL;
 }
 
-/* IN writes slice register(s) as a step of an induction variable can:
- * 1 (32 bits), 2 (a 64-bit pair, IMAD.WIDE), 0 (not so). */
+/* How IN may write slice registers: as a step of 32 bits (STEP), IMAD.WIDE's
+ * pair (STEP_WIDE), the lower half of a 64-bit step with its carry out
+ * (STEP_CARRY: IADD3 R11, P0, R11, R6, RZ; LEA R2, P0, R11, UR12, 0x2),
+ * the upper half with the carry in (STEP_UPPER: IADD3.X, IMAD.X, LEA.HI.X), or not
+ * at all (0). */
+enum { STEP = 1, STEP_WIDE, STEP_CARRY, STEP_UPPER };
+
+static int is_pred_op(const sinst *in, unsigned k)
+{
+    return k < in->nops && (in->o[k].kind == SO_P || in->o[k].kind == SO_UP);
+}
+
 static int affine(const sinst *in)
 {
     static const char *const ops[] = {"IADD3", "IMAD", "LEA", "MOV", "VIADD", "SHF", NULL};
-    if (in->kind != SK_OP || !is_op(in, ops) || (in->flags & (SF_X | SF_HI))) return 0;
-    /* a carry out (IADD3 R0, P0, ...; LEA R4, P0, ...) */
-    for (unsigned k = 1; k < in->nops && k < 3; k++)
-        if (in->o[k].kind == SO_P || in->o[k].kind == SO_UP) return 0;
-    if (is_op(in, (const char *const[]){"IMAD", NULL})) {
-        if (has_mod(in, "HI")) return 0;
-        return has_mod(in, "WIDE") ? 2 : 1;
+    if (in->kind != SK_OP || !is_op(in, ops)) return 0;
+    int iadd3 = is_op(in, (const char *const[]){"IADD3", NULL}), lea = is_op(in, (const char *const[]){"LEA", NULL});
+    if (is_pred_op(in, 2)) return 0;                               /* two carries out */
+    if (is_pred_op(in, 1)) {
+        /* a carry out: the lower half of a 64-bit step */
+        return (iadd3 || lea) && !(in->flags & (SF_X | SF_HI)) ? STEP_CARRY : 0;
     }
-    if (is_op(in, (const char *const[]){"SHF", NULL}))
-        /* SHF.L.U32 d, a, imm, RZ: a times a power of two */
-        return has_mod(in, "L") && !has_mod(in, "HI") && !has_mod(in, "U64") && !has_mod(in, "S64") && in->nops == 4 &&
-               in->o[2].kind == SO_IMM && in->o[3].kind == SO_R && in->o[3].reg == SASS_RZ;
-    return 1;
+    if (is_op(in, (const char *const[]){"SHF", NULL})) {
+        /* SHF.L.U32 d, a, imm, RZ: a times a power of two; SHF.L.U64.HI d, lo, imm, hi: the upper half of a
+         * 64-bit one */
+        if (!has_mod(in, "L") || in->nops != 4 || in->o[2].kind != SO_IMM) return 0;
+        if (has_mod(in, "HI")) return has_mod(in, "U64") ? STEP_UPPER : 0;
+        return in->o[3].kind == SO_R && in->o[3].reg == SASS_RZ ? STEP : 0;
+    }
+    int imad = is_op(in, (const char *const[]){"IMAD", NULL});
+    if (in->flags & (SF_X | SF_HI))
+        return ((iadd3 || imad) && (in->flags & SF_X) && !has_mod(in, "HI") && !has_mod(in, "WIDE")) ||
+                       (lea && (in->flags & SF_HI))
+                   ? STEP_UPPER
+                   : 0;
+    if (imad) {
+        if (has_mod(in, "HI")) return 0;
+        return has_mod(in, "WIDE") ? STEP_WIDE : STEP;
+    }
+    return STEP;
 }
 
 /* IN is an ISETP the slice may hold: one result, ANDed with PT, no .EX. */
@@ -207,6 +242,33 @@ static void add_uses(const sinst *in, uint64_t *d)
         add_slot(d, SASS_SB_UR + o->ureg);
         if (o->wide && o->reg == SASS_RZ) add_slot(d, SASS_SB_UR + o->ureg + 1u);
     }
+}
+
+/* IN is the upper half of a 64-bit comparison: ISETP.cmp.AND.EX P, PT, a_hi,
+ * b_hi, PT, P, its lower half's result P (written in place). */
+static int ex_isetp(const sinst *in)
+{
+    return in->kind == SK_OP && is_op(in, (const char *const[]){"ISETP", NULL}) && in->guard < 0 && in->sub2 == 0 &&
+           in->sub3 == 1 && in->nops >= 6 && in->o[0].kind == SO_P && in->o[0].reg != SASS_PT && in->o[1].kind == SO_P &&
+           in->o[1].reg == SASS_PT && in->o[4].kind == SO_P && in->o[4].reg == SASS_PT && !in->o[4].not_ &&
+           in->o[5].kind == SO_P && in->o[5].reg == in->o[0].reg && !in->o[5].not_ && in->sub >= 1 && in->sub <= 6;
+}
+
+/* The last instruction of LI's body that writes register V (past the tail: none). */
+static uint32_t last_def(const sprog *p, const sloop_info *li, unsigned v)
+{
+    for (uint32_t i = li->tail + 1; i-- > li->head;)
+        for (unsigned k = 0; k < p->code[i].sb_ndst; k++)
+            if (p->code[i].sb_dst[k] == v) return i;
+    return li->tail + 1;
+}
+
+/* Whether instruction I reads predicate slot P. */
+static int reads(const sinst *in, unsigned pslot)
+{
+    for (unsigned k = 0; k < in->sb_nsrc; k++)
+        if (in->sb_src[k] == pslot) return 1;
+    return 0;
 }
 
 /* The loop whose back edge is instruction TAIL, or NEVER.  Its body is one
@@ -252,29 +314,44 @@ static const sloop_info *build(sctx *x, uint32_t tail)
         }
     }
     uint64_t d[WORDS] = {0}, head[WORDS] = {0}, written[WORDS] = {0};
-    uint8_t wide_lo[SASS_SB_UR + 1] = {0}, wide_hi[SASS_SB_UR + 1] = {0}, narrow[SASS_SB_UR + 1] = {0};
     for (int pass = 0; pass < 8; pass++) {
         for (uint32_t i = tail + 1; i-- > li->head;) {
             const sinst *in = &p->code[i];
             int mine = 0;
             for (unsigned k = 0; k < in->sb_ndst; k++) mine |= HAS(d, in->sb_dst[k]);
             if (mine) {
-                int w = 0;
+                int w = affine(in);
                 for (unsigned k = 0; k < in->sb_ndst; k++) {
                     unsigned r = in->sb_dst[k];
                     if (!HAS(d, r)) continue;
                     if (r >= SASS_SB_UR && r < SASS_SB_P) goto never;      /* a uniform register */
                     if (r >= SASS_SB_UP) goto never;
                     if (r >= SASS_SB_P) {
-                        /* a predicate: a plain ISETP's */
-                        if (!plain_isetp(in) || r != SASS_SB_P + in->o[0].reg) goto never;
-                        li->setp[i - li->head] = 1;
-                        continue;
+                        /* a predicate: a plain ISETP's, a 64-bit one's halves, a step's carry */
+                        uint32_t at = i - li->head;
+                        if (li->setp[at] == SETP_LOW && r == SASS_SB_P + in->o[0].reg) continue;
+                        if (plain_isetp(in) && r == SASS_SB_P + in->o[0].reg) {
+                            li->setp[at] = SETP_PLAIN;
+                            continue;
+                        }
+                        if (ex_isetp(in) && r == SASS_SB_P + in->o[0].reg) {
+                            /* its lower half: the nearest ISETP before it writing the same predicate,
+                             * read by nothing between them, the same comparison, unsigned */
+                            uint32_t j = i;
+                            while (j-- > li->head && !(p->code[j].sb_ndst && p->code[j].sb_dst[0] == r)) {
+                                if (reads(&p->code[j], r)) goto never;
+                            }
+                            if (j < li->head || j >= i || !plain_isetp(&p->code[j]) || p->code[j].sub != in->sub ||
+                                (p->code[j].flags & SF_SIGNED))
+                                goto never;
+                            li->setp[at] = SETP_EX;
+                            li->setp[j - li->head] = SETP_LOW;
+                            continue;
+                        }
+                        if (w == STEP_CARRY && r == SASS_SB_P + in->o[1].reg) continue;
+                        goto never;
                     }
-                    if (!(w = affine(in))) goto never;                    /* a loaded value, or not a step */
-                    if (w == 1) narrow[r] = 1;
-                    else if (r == in->o[0].reg) wide_lo[r] = 1;
-                    else wide_hi[r] = 1;
+                    if (!w || in->kind != SK_OP) goto never;                 /* a loaded value, or not a step */
                     add_slot(written, r);
                 }
                 if (in->guard < 0)
@@ -287,15 +364,34 @@ static const sloop_info *build(sctx *x, uint32_t tail)
         memcpy(head, d, sizeof d);
         if (pass == 7) goto never;
     }
-    /* the induction variables: 32 bits each, or IMAD.WIDE's pairs whole
-     * where both halves come in (a lower half alone is its 32 bits) */
-    for (unsigned v = 0; v < SASS_SB_UR; v++) {
-        if (!HAS(written, v) || !HAS(head, v)) continue;
-        if (wide_hi[v] && li->nv && li->v[li->nv - 1] == v - 1 && li->wide[li->nv - 1]) continue;   /* its pair's */
-        if (wide_hi[v]) goto never;       /* an upper half alone: it carries */
-        if (li->nv == LOOP_VARS) goto never;
-        li->wide[li->nv] = (uint8_t)(wide_lo[v] && !narrow[v] && v + 1 < SASS_SB_UR && HAS(head, v + 1) &&
-                                     wide_hi[v + 1] && !narrow[v + 1]);
+    /* the induction variables: what the body's last write of each leaves
+     * for the next iteration: 32 bits, or 64: IMAD.WIDE's pair, or a lower
+     * half whose carry goes to the upper half's .X, both coming in */
+    uint8_t taken[SASS_SB_UR + 1] = {0};
+    for (unsigned pass = 0, v = 0; pass < 2; v = v + 1 < SASS_SB_UR ? v + 1 : (pass++, 0)) {
+        if (!HAS(written, v) || !HAS(head, v) || taken[v]) continue;
+        uint32_t i = last_def(p, li, v);
+        int k = i <= tail ? affine(&p->code[i]) : 0;
+        if (pass == 0 && k != STEP_CARRY) continue;
+        if (!k || (k == STEP_CARRY && p->code[i].guard >= 0) || li->nv == LOOP_VARS) goto never;
+        unsigned hi = NO_HI;
+        if (k == STEP_CARRY) {
+            /* its carry's .X, further on, the upper half's last write */
+            unsigned c = SASS_SB_P + p->code[i].o[1].reg;
+            uint32_t j = i + 1;
+            while (j <= tail && !reads(&p->code[j], c)) j++;
+            if (j > tail || affine(&p->code[j]) != STEP_UPPER || p->code[j].o[0].kind != SO_R || p->code[j].guard >= 0)
+                goto never;
+            hi = p->code[j].o[0].reg;
+            if (hi >= SASS_SB_UR || !HAS(head, hi) || last_def(p, li, hi) != j) goto never;
+        } else if (k == STEP_WIDE && p->code[i].o[0].reg == v && HAS(head, v + 1) && last_def(p, li, v + 1) == i) {
+            hi = v + 1;                                  /* IMAD.WIDE's pair */
+        } else if (k == STEP_UPPER || (k == STEP_WIDE && p->code[i].o[0].reg != v)) {
+            goto never;                                  /* an upper half alone carries */
+        }
+        taken[v] = 1;
+        if (hi != NO_HI) taken[hi] = 1;
+        li->hi[li->nv] = (uint16_t)hi;
         li->v[li->nv++] = (uint16_t)v;
     }
     return li;
@@ -319,7 +415,7 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static uint64_t var_value(const swarp *w, const sloop_info *li, uint32_t j, int l)
 {
     uint64_t v = w->r[li->v[j]][l];
-    if (li->wide[j]) v |= (uint64_t)w->r[li->v[j] + 1][l] << 32;
+    if (li->hi[j] != NO_HI) v |= (uint64_t)w->r[li->hi[j]][l] << 32;
     return v;
 }
 
@@ -352,7 +448,7 @@ static int64_t plan(const sctx *x, const sloop *lp, const sloop_info *li, uint64
     int64_t t = LOOP_FAR;
     /* the live-in variables: the same step twice, and in range that long */
     for (uint32_t j = 0; j < li->nv; j++) {
-        unsigned bits = li->wide[j] ? 64 : 32;
+        unsigned bits = li->hi[j] != NO_HI ? 64 : 32;
         uint64_t mk = loop_mask_of(bits);
         for (uint32_t mm = mask; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
@@ -382,14 +478,16 @@ static int64_t plan(const sctx *x, const sloop *lp, const sloop_info *li, uint64
         if (A->set_pc[e] != C->set_pc[e] || B->set_pc[e] != C->set_pc[e] || A->set_m[e] != C->set_m[e]) return 0;
         const sinst *in = &x->prog->code[C->set_pc[e]];
         int cmp = cmp_of(in->sub), sgn = (in->flags & SF_SIGNED) != 0;
+        unsigned bits = li->setp[C->set_pc[e] - li->head] == SETP_EX ? 64 : 32;
+        uint64_t mk = loop_mask_of(bits);
         if (cmp < 0) continue;
         for (uint32_t mm = C->set_m[e]; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
-            uint32_t da1 = B->a[e][l] - A->a[e][l], da2 = C->a[e][l] - B->a[e][l];
-            uint32_t db1 = B->b[e][l] - A->b[e][l], db2 = C->b[e][l] - B->b[e][l];
+            uint64_t da1 = (B->a[e][l] - A->a[e][l]) & mk, da2 = (C->a[e][l] - B->a[e][l]) & mk;
+            uint64_t db1 = (B->b[e][l] - A->b[e][l]) & mk, db2 = (C->b[e][l] - B->b[e][l]) & mk;
             if (da1 != da2 || db1 != db2) return 0;
-            t = min64(t, loop_flips(cmp, 32, sgn, loop_value_of(C->a[e][l], 32, sgn), loop_value_of(da2, 32, 1),
-                                    loop_value_of(C->b[e][l], 32, sgn), loop_value_of(db2, 32, 1)));
+            t = min64(t, loop_flips(cmp, bits, sgn, loop_value_of(C->a[e][l], bits, sgn), loop_value_of(da2, bits, 1),
+                                    loop_value_of(C->b[e][l], bits, sgn), loop_value_of(db2, bits, 1)));
         }
     }
     if (t >= LOOP_FAR || t <= LOOP_MARGIN + LOOP_MIN_JUMP) return 0;    /* no exit in sight: run it */
@@ -407,7 +505,7 @@ static void jump(sctx *x, swarp *w, sloop *lp, const sloop_info *li, int64_t k, 
             int l = __builtin_ctz(mm);
             uint64_t v = var_value(w, li, j, l) + uk * d[j][l];
             w->r[li->v[j]][l] = (uint32_t)v;
-            if (li->wide[j]) w->r[li->v[j] + 1][l] = (uint32_t)(v >> 32);
+            if (li->hi[j] != NO_HI) w->r[li->hi[j]][l] = (uint32_t)(v >> 32);
         }
     /* the counts of the iterations skipped: the last one's, K times */
     const sloop_iter *C = &lp->rec[lp->iters % 3];
@@ -529,6 +627,10 @@ void sass_loop_note_slow(sctx *x, swarp *w, uint32_t pc, uint32_t mask, uint32_t
         it->mem_m[it->nmem] = m;
         for (uint32_t mm = m; o && mm; mm &= mm - 1) it->addr[it->nmem][__builtin_ctz(mm)] = sass_lane_addr(w, o, __builtin_ctz(mm));
         it->nmem++;
+    } else if (li->setp[pc - li->head] == SETP_LOW) {
+        uint32_t ba[32], bb[32];
+        memcpy(lp->low_a, sass_src(x, w, &in->o[2], ba), sizeof lp->low_a);
+        memcpy(lp->low_b, sass_src(x, w, &in->o[3], bb), sizeof lp->low_b);
     } else if (li->setp[pc - li->head]) {
         if (it->nset == LOOP_SETPS) {
             lp->bad = 1;
@@ -537,9 +639,12 @@ void sass_loop_note_slow(sctx *x, swarp *w, uint32_t pc, uint32_t mask, uint32_t
         }
         uint32_t ba[32], bb[32];
         const uint32_t *A = sass_src(x, w, &in->o[2], ba), *B = sass_src(x, w, &in->o[3], bb);
+        int ex = li->setp[pc - li->head] == SETP_EX;
         it->set_pc[it->nset] = pc, it->set_m[it->nset] = m;
-        memcpy(it->a[it->nset], A, sizeof it->a[0]);
-        memcpy(it->b[it->nset], B, sizeof it->b[0]);
+        for (int l = 0; l < 32; l++) {
+            it->a[it->nset][l] = ex ? (uint64_t)A[l] << 32 | lp->low_a[l] : A[l];
+            it->b[it->nset][l] = ex ? (uint64_t)B[l] << 32 | lp->low_b[l] : B[l];
+        }
         it->nset++;
     }
 }
