@@ -254,21 +254,27 @@ static int ex_isetp(const sinst *in)
            in->o[5].kind == SO_P && in->o[5].reg == in->o[0].reg && !in->o[5].not_ && in->sub >= 1 && in->sub <= 6;
 }
 
+/* Whether IN reads, or writes, scoreboard slot V. */
+static int reads(const sinst *in, unsigned v)
+{
+    for (unsigned k = 0; k < in->sb_nsrc; k++)
+        if (in->sb_src[k] == v) return 1;
+    return 0;
+}
+
+static int writes(const sinst *in, unsigned v)
+{
+    for (unsigned k = 0; k < in->sb_ndst; k++)
+        if (in->sb_dst[k] == v) return 1;
+    return 0;
+}
+
 /* The last instruction of LI's body that writes register V (past the tail: none). */
 static uint32_t last_def(const sprog *p, const sloop_info *li, unsigned v)
 {
     for (uint32_t i = li->tail + 1; i-- > li->head;)
-        for (unsigned k = 0; k < p->code[i].sb_ndst; k++)
-            if (p->code[i].sb_dst[k] == v) return i;
+        if (writes(&p->code[i], v)) return i;
     return li->tail + 1;
-}
-
-/* Whether instruction I reads predicate slot P. */
-static int reads(const sinst *in, unsigned pslot)
-{
-    for (unsigned k = 0; k < in->sb_nsrc; k++)
-        if (in->sb_src[k] == pslot) return 1;
-    return 0;
 }
 
 /* The loop whose back edge is instruction TAIL, or NEVER.  Its body is one
@@ -338,9 +344,8 @@ static const sloop_info *build(sctx *x, uint32_t tail)
                             /* its lower half: the nearest ISETP before it writing the same predicate,
                              * read by nothing between them, the same comparison, unsigned */
                             uint32_t j = i;
-                            while (j-- > li->head && !(p->code[j].sb_ndst && p->code[j].sb_dst[0] == r)) {
+                            while (j-- > li->head && !writes(&p->code[j], r))
                                 if (reads(&p->code[j], r)) goto never;
-                            }
                             if (j < li->head || j >= i || !plain_isetp(&p->code[j]) || p->code[j].sub != in->sub ||
                                 (p->code[j].flags & SF_SIGNED))
                                 goto never;
