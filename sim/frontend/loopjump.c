@@ -53,6 +53,12 @@ int64_t loop_flips(int cmp, unsigned bits, int sgn, __int128 a, __int128 da, __i
     }
 }
 
+uint32_t loop_back_off(unsigned *fails)
+{
+    *fails += *fails < 10;
+    return 1u << *fails;
+}
+
 coalsim_loop_skip loop_skip_of(const char *label, coalsim_op op, coalsim_space space, const uint64_t *sum)
 {
     return (coalsim_loop_skip){.label = label, .op = op, .space = space, .requests = sum[LOOP_REQUESTS],

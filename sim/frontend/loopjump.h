@@ -36,6 +36,10 @@ enum { LOOP_EQ, LOOP_NE, LOOP_LT, LOOP_LE, LOOP_GT, LOOP_GE };
  * leaves its type's range; LOOP_FAR if not soon. */
 int64_t loop_flips(int cmp, unsigned bits, int sgn, __int128 a, __int128 da, __int128 b, __int128 db);
 
+/* A warp that could not jump (yet): how many back edges to let pass before
+ * it tries again, longer after each try that failed (*FAILS counts them). */
+uint32_t loop_back_off(unsigned *fails);
+
 /* An access's skipped counts (SUM: LOOP_COUNTS of them) as the analysis
  * takes them. */
 coalsim_loop_skip loop_skip_of(const char *label, coalsim_op op, coalsim_space space, const uint64_t *sum);

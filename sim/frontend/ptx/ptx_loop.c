@@ -388,8 +388,7 @@ int ptx_loop_backedge(pctx *x, pwarp *w, uint32_t pc)
             return 0;
         }
         /* not yet (or not here): try again after a while, less often each time */
-        lp->fails += lp->fails < 10;
-        lp->wait = 1u << lp->fails;
+        lp->wait = loop_back_off(&lp->fails);
         lp->iters = 0;
         return 0;
     }

@@ -595,8 +595,7 @@ int sass_loop_backedge(sctx *x, swarp *w, uint32_t pc)
             return 0;
         }
         /* not yet (or not here): try again after a while, less often each time */
-        lp->fails += lp->fails < 10;
-        lp->wait = 1u << lp->fails;
+        lp->wait = loop_back_off(&lp->fails);
         lp->iters = 0;
         return 0;
     }
