@@ -9,7 +9,10 @@
 // bit B of %smid clear (B = 0..6).  ncu's DRAM bytes say which sets stay in L2.
 //
 // l2_sides                      every set: median time of 9 back-to-back launches of 8 passes
-// l2_sides once SET MB PASSES   one launch (for ncu): SET "half" or a bit 0..6, or "all"
+// l2_sides once SET MB PASSES   one launch (for ncu): SET "half" or a bit 0..6, or "all", or "A"/"B"
+//
+// With PAIRS=FILE (l2_pairs.cu's output) in the environment, sets A and B are the two sides that
+// probe found: the SMs whose loads of lines SM 0 read were fast (A) or slow (B).
 #include <cstring>
 #include "timing.cuh"
 
@@ -20,10 +23,12 @@ __device__ __forceinline__ unsigned smid()
     return s;
 }
 
-// SET: -1 every SM, 7 the lower half (< nsm / 2), else SMs with bit SET of %smid clear.
+__constant__ unsigned char side_of[1024];      /* 1: side A, from l2_pairs.cu (sets 8 and 9) */
+
+// SET: -1 every SM, 7 the lower half (< nsm / 2), 8 side A, 9 side B, else SMs with bit SET of %smid clear.
 __device__ __forceinline__ bool member(unsigned s, int set, unsigned nsm)
 {
-    return set < 0 ? true : set == 7 ? s < nsm / 2 : !(s >> set & 1);
+    return set < 0 ? true : set == 7 ? s < nsm / 2 : set == 8 ? side_of[s] : set == 9 ? !side_of[s] : !(s >> set & 1);
 }
 
 __global__ void sides(const float *src, unsigned n, unsigned long long total, int set, unsigned nsm, float *sink)
@@ -78,13 +83,35 @@ int main(int argc, char **argv)
         unsigned n = (unsigned)(mb * (1 << 20) / 128);
         sides<<<sms, 1024, smem>>>(src, n, (unsigned long long)npass * n, set, sms, sink);
     };
-    auto set_of = [](const char *a) { return !strcmp(a, "all") ? -1 : !strcmp(a, "half") ? 7 : atoi(a); };
+    auto set_of = [](const char *a) {
+        return !strcmp(a, "all") ? -1 : !strcmp(a, "half") ? 7 : !strcmp(a, "A") ? 8 : !strcmp(a, "B") ? 9 : atoi(a);
+    };
+    /* the sides l2_pairs.cu found: round 0's fast SMs */
+    bool sides_known = false;
+    if (const char *pf = getenv("PAIRS")) {
+        FILE *f = fopen(pf, "r");
+        unsigned char side[1024] = {0};
+        char line[256];
+        unsigned lo = ~0u, hi = 0, cyc[1024] = {0};
+        while (f && fgets(line, sizeof line, f)) {
+            int round;
+            unsigned x, y, c;
+            if (line[0] != '#' && sscanf(line, "%d %u %u %u", &round, &x, &y, &c) == 4 && round == 0 && y < 1024) {
+                cyc[y] = c;
+                lo = c < lo ? c : lo, hi = c > hi ? c : hi;
+            }
+        }
+        if (f) fclose(f);
+        for (unsigned y = 0; y < sms && y < 1024; y++) side[y] = cyc[y] && cyc[y] < (lo + hi) / 2;
+        CK(cudaMemcpyToSymbol(side_of, side, sizeof side));
+        sides_known = lo < hi;
+    }
     if (argc == 5 && !strcmp(argv[1], "once")) {
         int set = set_of(argv[2]);
         double mb = atof(argv[3]);
         int np = atoi(argv[4]);
-        if (set < -1 || set > 7 || !(mb >= 8 && mb * (1 << 20) <= max_bytes) || np < 1) {
-            fprintf(stderr, "usage: l2_sides once all|half|0..6 MB PASSES (MB from 8 to 64)\n");
+        if (set < -1 || set > 9 || (set >= 8 && !sides_known) || !(mb >= 8 && mb * (1 << 20) <= max_bytes) || np < 1) {
+            fprintf(stderr, "usage: [PAIRS=FILE] l2_sides once all|half|0..6|A|B MB PASSES (MB from 8 to 64; A, B: PAIRS)\n");
             return 2;
         }
         launch(set, mb, np);
@@ -109,9 +136,10 @@ int main(int argc, char **argv)
         printf("# %%smid of %u blocks: %u distinct, %u .. %u\n", sms, distinct, lo, hi);
     }
     printf("# set  MB  us_8_passes  (median of 9 back-to-back launches)\n");
-    const char *sets[] = {"all", "half", "0", "1", "2", "3", "4", "5", "6"};
+    const char *sets[] = {"all", "half", "0", "1", "2", "3", "4", "5", "6", "A", "B"};
     for (const char *a : sets)
         for (double mb : {24.0, 36.0}) {
+            if (!sides_known && (a[0] == 'A' || a[0] == 'B')) continue;
             int set = set_of(a);
             float t = median_ms([&] { launch(set, mb, 8); }, 9);
             printf("%-5s %5.1f %9.2f\n", a, mb, t * 1e3);
