@@ -3,7 +3,7 @@
 # run_outside.sh's time set on that list (compile, cudaEvent times of launches
 # back to back = warm L2, ncu's counters and gpu__time_duration = cold: ncu
 # flushes the caches before each replay), only its small files kept.
-#   usage: bash gpu/outside/l2warm_run.sh OUT      (from anywhere; no network)
+#   usage: [LIST=FILE] bash gpu/outside/l2warm_run.sh OUT      (from anywhere; no network)
 # OUT gets summary.txt, times.txt, ncu.csv, log.txt (run_outside.sh's), and
 # outside.tgz when it is under 4 MiB.  Clocks are left as they are.  Nothing
 # starts after HARD seconds (default 330).  Then, on any machine:
@@ -13,7 +13,8 @@ set -u
 out=${1:?usage: bash gpu/outside/l2warm_run.sh OUT}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 1
-export LIST=gpu/outside/l2warm.list COALSIM_LAUNCHES=gpu/outside/l2warm.list SETS=time HARD=${HARD:-330}
+LIST=${LIST:-gpu/outside/l2warm.list}       # or another list of the same kind (gpu/outside/l2sides.list)
+export LIST COALSIM_LAUNCHES=$LIST SETS=time HARD=${HARD:-330}
 W=$(mktemp -d /tmp/coalsim-l2warm.XXXXXX)
 bash gpu/outside/run_outside.sh "$W/o"
 echo "run_outside.sh: rc=$?"
