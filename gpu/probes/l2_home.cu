@@ -14,13 +14,6 @@
 
 #define NMAX 16384
 
-__device__ __forceinline__ unsigned smid()
-{
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
-
 // The block on SM WHO reads the N lines of REGION in order, each load waiting for the last; with
 // CYC, each load's cycles into CYC.
 __global__ void reads(const unsigned *region, unsigned who, unsigned *cyc, int n, unsigned stride_words)
@@ -39,14 +32,6 @@ __global__ void reads(const unsigned *region, unsigned who, unsigned *cyc, int n
         if (cyc) cyc[i] = (unsigned)(t1 - t0);
     }
     if (u == 12345u) pad[0] = u;
-}
-
-__global__ void flush(const float4 *p, size_t n, float *sink)
-{
-    float acc = 0.f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        acc += __ldcg(&p[i]).x;
-    if (acc == 1234.5f) *sink = acc;
 }
 
 int main(int argc, char **argv)
@@ -99,7 +84,7 @@ int main(int argc, char **argv)
     for (int trial = 0; trial < 2; trial++) {
         const unsigned *first = trial ? b : a, *other = trial ? a : b;
         const unsigned *r = lines + (size_t)trial * (region / 4);
-        flush<<<4 * sms, 256>>>(junk, big / sizeof(float4), sink);
+        read_through_l2<<<4 * sms, 256>>>(junk, big / sizeof(float4), sink);
         const unsigned sw = (unsigned)(stride / 4);
         reads<<<sms, 32, smem>>>(r, first[0], nullptr, N, sw);
         reads<<<sms, 32, smem>>>(r, other[0], cyc, N, sw);

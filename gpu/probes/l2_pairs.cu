@@ -15,13 +15,6 @@
 
 #define LINES 256
 
-__device__ __forceinline__ unsigned smid()
-{
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
-
 // Only the block on SM WHO acts: reads LINES lines of REGION (TIME: one after another, timed, the
 // mean cycles a load into *OUT).
 __global__ void touch(const unsigned *region, unsigned who, int time, unsigned long long *out)
@@ -34,14 +27,6 @@ __global__ void touch(const unsigned *region, unsigned who, int time, unsigned l
     long long t1 = clock64();
     if (time) *out = (unsigned long long)(t1 - t0) / LINES;
     if (v == 12345u) pad[0] = v;
-}
-
-__global__ void flush(const float4 *p, size_t n, float *sink)
-{
-    float acc = 0.f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        acc += __ldcg(&p[i]).x;
-    if (acc == 1234.5f) *sink = acc;
 }
 
 int main()
@@ -66,7 +51,7 @@ int main()
     unsigned x = 0, far = 0;
     unsigned long long worst = 0;
     for (int round = 0; round < 2; round++) {
-        flush<<<4 * sms, 256>>>(junk, big / sizeof(float4), sink);
+        read_through_l2<<<4 * sms, 256>>>(junk, big / sizeof(float4), sink);
         CK(cudaDeviceSynchronize());
         for (unsigned y = 0; y < sms; y++) {
             const unsigned *r = lines + ((size_t)round * sms + y) * (region / 4);

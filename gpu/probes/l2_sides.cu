@@ -16,13 +16,6 @@
 #include <cstring>
 #include "timing.cuh"
 
-__device__ __forceinline__ unsigned smid()
-{
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
-
 __constant__ unsigned char side_of[1024];      /* 1: side A, from l2_pairs.cu (sets 8 and 9) */
 
 // SET: -1 every SM, 7 the lower half (< nsm / 2), 8 side A, 9 side B, else SMs with bit SET of %smid clear.

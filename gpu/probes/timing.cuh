@@ -1,6 +1,6 @@
 // What the standalone probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu, half_pipe.cu, ...)
-// and GPU checks (wmma_check.cu) share: stop on a CUDA error with where it happened, and the median time
-// of back-to-back launches.
+// and GPU checks (wmma_check.cu) share: stop on a CUDA error with where it happened, the median time
+// of back-to-back launches, the SM a thread runs on, and a read that empties L2.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -41,4 +41,21 @@ template <class F> static float median_ms(F f, int runs = 15)
     CK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+// The SM a thread runs on (%smid).
+__device__ __forceinline__ unsigned smid()
+{
+    unsigned s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+
+// Read N float4s of P through L2 (a buffer larger than L2 empties it of what came before).
+__global__ void read_through_l2(const float4 *p, size_t n, float *sink)
+{
+    float acc = 0.f;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        acc += __ldcg(&p[i]).x;
+    if (acc == 1234.5f) *sink = acc;
 }

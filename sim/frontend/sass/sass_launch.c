@@ -112,7 +112,6 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     return 0;
 }
 
-
 /* A worker: the interpreter's state, and each SM's requests run and
  * skipped by its loops' jumps (for each SM's share of the time's loads). */
 typedef struct sworker {
