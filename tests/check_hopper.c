@@ -270,6 +270,139 @@ START_TEST(test_wgmma_reads_a_and_b_each_as_its_own_fp8_type)
 }
 END_TEST
 
+/* ---- the same kernels from the H100's SASS (gpu/results/h100/hopper/sass.txt) ---- */
+
+#define HOPPER_SASS "gpu/results/h100/hopper/sass.txt"
+
+/* hopper.ptx as the module, its kernels run from the H100's listing of the same build */
+static coalsim_kernel *load_hopper_sass(void)
+{
+    coalsim_kernel *k = load_hopper();
+    size_t len;
+    char err[1024];
+    char *t = read_whole_file(HOPPER_SASS, &len);
+    int rc = coalsim_kernel_use_sass(k, t, len, HOPPER_SASS, err, sizeof err);
+    free(t);
+    ck_assert_msg(rc == 0, "%s", err);
+    return k;
+}
+
+/* The count launches of gpu/hopper/hopper.list, with the buffers they write
+ * and the H100's smsp__inst_executed.sum for each (ncu of hopper --size
+ * check --once: gpu/results/h100/hopper/counters.txt, compare.txt) */
+static const struct {
+    const char *kernel, *args, *outs[2];
+    unsigned gx, gy, block;
+    uint64_t dyn, inst;
+} hopper_launches[] = {
+    {"bulk_copy", "in:260K=iotaf:1,out:260K,66536", {"out:266144"}, 17, 1, 256, 0, 21378},
+    {"wgmma_gemm_noswz", "A:128K=randomh:1,Bt:128K=randomh:2,C:256K,256,256", {"C:262144"}, 4, 4, 128, 0, 59584},
+    {"tma_load_store_2d", "in:197K=iotaf:1@f32:252x200:64x32:none,out:208K@f32:252x200:64x32:none:1024,tiles:224K",
+     {"out:212992", "tiles:229376"}, 4, 7, 256, 0, 29652},
+    {"tma_swizzle_32b", "in:200K=iota:1@u32:256x200:8x64:32,out:200K,256,200", {"out:204800"}, 32, 4, 256, 0, 83968},
+    {"tma_swizzle_64b", "in:200K=iota:1@u32:256x200:16x64:64,out:200K,256,200", {"out:204800"}, 16, 4, 256, 0, 68992},
+    {"tma_swizzle_128b", "in:200K=iota:1@u32:256x200:32x64:128,out:200K,256,200", {"out:204800"}, 8, 4, 256, 0, 61504},
+    {"wgmma_gemm_f16", "A:128K=randomh:1@f16:256x256:64x64:128,Bt:128K=randomh:2@f16:256x256:64x64:128,C:256K,256,256",
+     {"C:262144"}, 4, 4, 128, 0, 25808},
+    {"wgmma_gemm_bf16", "A:128K=randombf:1@bf16:256x256:64x64:128,Bt:128K=randombf:2@bf16:256x256:64x64:128,C:256K,256,256",
+     {"C:262144"}, 4, 4, 128, 0, 25808},
+    {"wgmma_gemm_tf32", "A:256K=random:1@f32:256x256:32x64:128,Bt:256K=random:2@f32:256x256:32x64:128,C:256K,256,256",
+     {"C:262144"}, 4, 4, 128, 0, 44880},
+    {"wgmma_gemm_e4m3", "A:64K=randint:1:16@u8:256x256:128x64:128,Bt:64K=randint:2:16@u8:256x256:128x64:128,C:256K,256,256",
+     {"C:262144"}, 4, 4, 128, 0, 16272},
+    {"wgmma_gemm_s8", "A:64K=randint:1:16@u8:256x256:128x64:128,Bt:64K=randint:2:16@u8:256x256:128x64:128,C:256K,256,256",
+     {"C:262144"}, 4, 4, 128, 0, 16272},
+    {"wgmma_gemm_rega", "A:128K=randomh:1,Bt:128K=randomh:2@f16:256x256:64x64:128,C:256K,256,256", {"C:262144"}, 4, 4, 128,
+     0, 47760},
+    {"wgmma_gemm_mnb", "A:128K=randomh:1@f16:256x256:64x64:128,B:128K=randomh:2@f16:256x256:64x64:128,C:256K,256,256",
+     {"C:262144"}, 2, 4, 128, 0, 14024},
+};
+
+START_TEST(test_the_h100s_sass_of_each_hopper_kernel_writes_what_its_ptx_does_and_issues_the_h100s_instructions)
+{
+    /* TMA loads and stores with zero fill and clipping, the three swizzles,
+     * bulk copies, wgmma in f16, bf16, tf32, e4m3, s8, register A, MN-major
+     * B and plain-stored tiles: the SASS run's outputs equal the PTX run's
+     * byte for byte (those are checked against references above), every
+     * counter the two share is equal but the instructions, and those are
+     * the H100's own */
+    static const char *const same[] = {"sm__inst_executed_pipe_tensor_op_gmma.sum", "sm__sass_data_bytes_mem_shared_op_gmma.sum",
+                                       "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+                                       "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum",
+                                       "smsp__inst_executed_op_tma_ld.sum", "smsp__inst_executed_op_tma_st.sum",
+                                       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__warps_launched.sum"};
+    for (size_t i = 0; i < sizeof hopper_launches / sizeof hopper_launches[0]; i++) {
+        coalsim_kernel *kp = load_hopper(), *ks = load_hopper_sass();
+        char err[1024];
+        coalsim_analysis *ap, *as;
+        int rc = run(kp, hopper_launches[i].kernel, hopper_launches[i].gx, hopper_launches[i].gy, hopper_launches[i].block,
+                     hopper_launches[i].dyn, hopper_launches[i].args, err, &ap);
+        ck_assert_msg(rc == 0, "%s (PTX): %s", hopper_launches[i].kernel, err);
+        rc = run(ks, hopper_launches[i].kernel, hopper_launches[i].gx, hopper_launches[i].gy, hopper_launches[i].block,
+                 hopper_launches[i].dyn, hopper_launches[i].args, err, &as);
+        ck_assert_msg(rc == 0, "%s (SASS): %s", hopper_launches[i].kernel, err);
+        for (int o = 0; o < 2 && hopper_launches[i].outs[o]; o++) {
+            char name[32];
+            size_t n = strcspn(hopper_launches[i].outs[o], ":");
+            memcpy(name, hopper_launches[i].outs[o], n);
+            name[n] = '\0';
+            size_t bytes = (size_t)strtoul(hopper_launches[i].outs[o] + n + 1, NULL, 10);
+            unsigned char *bp = malloc(bytes), *bs = malloc(bytes);
+            ck_assert_int_eq(coalsim_kernel_read(kp, name, 0, bp, bytes), 0);
+            ck_assert_int_eq(coalsim_kernel_read(ks, name, 0, bs, bytes), 0);
+            ck_assert_msg(memcmp(bp, bs, bytes) == 0, "%s: '%s' differs between the SASS and PTX runs", hopper_launches[i].kernel,
+                          name);
+            free(bp), free(bs);
+        }
+        for (size_t j = 0; j < sizeof same / sizeof same[0]; j++)
+            ck_assert_msg(kernel_metric(as, same[j]) == kernel_metric(ap, same[j]), "%s: %s %llu on SASS, %llu on PTX",
+                          hopper_launches[i].kernel, same[j], (unsigned long long)kernel_metric(as, same[j]),
+                          (unsigned long long)kernel_metric(ap, same[j]));
+        ck_assert_uint_eq(kernel_metric(as, "smsp__inst_executed.sum"), hopper_launches[i].inst);
+        coalsim_analysis_free(ap), coalsim_analysis_free(as);
+        coalsim_kernel_free(kp), coalsim_kernel_free(ks);
+    }
+}
+END_TEST
+
+START_TEST(test_the_h100s_sass_of_a_warp_specialised_pipeline_computes_the_product)
+{
+    /* wgmma_gemm_ws: a producer warp's TMA copies through 4 stages of full
+     * and empty mbarriers, two consumer warpgroups with USETMAXREG, HGMMA
+     * m64n256k16; the H100 issued 15,626 instructions, 156 more than here:
+     * its producer and consumers spin in their try_wait loops, which a
+     * warp that sleeps until the phase completes does not run */
+    coalsim_kernel *k = load_hopper_sass();
+    char err[1024];
+    coalsim_analysis *an;
+    int rc = run(k, "wgmma_gemm_ws", 2, 1, 384, 197696,
+                 "A:256K=randomh:1@f16:512x256:64x128:128,Bt:256K=randomh:2@f16:512x256:64x256:128,C:256K,256,512", err, &an);
+    ck_assert_msg(rc == 0, "%s", err);
+    check_gemm(k, 256, 256, 512);
+    ck_assert_uint_eq(kernel_metric(an, "sm__inst_executed_pipe_tensor_op_gmma.sum"), 512);
+    ck_assert_uint_eq(kernel_metric(an, "smsp__inst_executed.sum"), 15470);
+    coalsim_analysis_free(an);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_a_sass_mbarrier_that_never_completes_is_a_deadlock_naming_the_barrier)
+{
+    /* tma_load_store_2d expects its whole 64 x 32 float tile (8 KB); a map
+     * whose box is half of it brings 4 KB, so the phase never completes */
+    coalsim_kernel *k = load_hopper_sass();
+    char err[1024];
+    ck_assert_int_eq(run(k, "tma_load_store_2d", 4, 7, 256, 0,
+                         "in:197K=iotaf:1@f32:252x200:64x16:none,out:208K@f32:252x200:64x32:none:1024,tiles:224K", err, NULL),
+                     -1);
+    ck_assert_msg(strstr(err, "deadlock: 8 warp(s) wait") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "waiting for 0 of 1 arrivals and 4096 bytes") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "SYNCS.PHASECHK.TRANS64.TRYWAIT") != NULL, "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ---- clusters (tests/kernels/cluster.cu) ---- */
 
 #define CLUSTER_PTX "tests/kernels/cluster.ptx"
@@ -689,6 +822,8 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_swizzle_128b_moves_a_rows_16_byte_pieces_by_the_row_number);
     tcase_add_test(core, test_gmma_descriptor_reads_k_major_128b_tiles_as_tma_writes_them);
     tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
+    tcase_add_test(core, test_the_h100s_sass_of_each_hopper_kernel_writes_what_its_ptx_does_and_issues_the_h100s_instructions);
+    tcase_add_test(core, test_the_h100s_sass_of_a_warp_specialised_pipeline_computes_the_product);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
     tcase_add_test(core, test_a_warpgroups_wgmmas_hold_its_tensor_pipes_n_over_2_cycles_each_on_its_blocks_path);
@@ -711,6 +846,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(lim, test_tmap_refuses_what_cuTensorMapEncodeTiled_refuses);
     tcase_add_test(lim, test_an_mbarrier_that_never_completes_is_a_deadlock_naming_what_it_waits_for);
     tcase_add_test(lim, test_an_mbarrier_used_before_init_is_an_error);
+    tcase_add_test(lim, test_a_sass_mbarrier_that_never_completes_is_a_deadlock_naming_the_barrier);
     tcase_add_test(lim, test_a_tensor_map_that_does_not_fit_its_buffer_is_an_args_error);
     tcase_add_test(lim, test_a_cluster_that_does_not_tile_the_grid_is_an_error);
     suite_add_tcase(s, lim);

@@ -9,6 +9,12 @@ the device built), and every metric coalsim names that the H100's run has
 is printed beside it.  The kernels' buffers hold other values on the GPU
 (hopper.cu's own fills), which changes no count: no address depends on them.
 
+With --sass LISTING (the H100's, gpu/results/h100/hopper/sass.txt), the same
+launches run on the SASS interpreter from that listing, the PTX giving the
+module:
+
+    python3 gpu/hopper/compare.py --sass gpu/results/h100/hopper/sass.txt
+
 With --run-json FILE, the launches are those of a `coalsim run --json
 --log-file FILE PROGRAM --once` of the program itself (every launch of the
 program, as the GPU ran it), matched to the counters by kernel name:
@@ -16,15 +22,22 @@ program, as the GPU ran it), matched to the counters by kernel name:
     build/coalsim run --json --log-file /tmp/cl.json ./cluster --once
     python3 gpu/hopper/compare.py --run-json /tmp/cl.json --counters gpu/results/h100/cluster/counters.txt
 
-usage: python3 gpu/hopper/compare.py [--coalsim build/coalsim] [--counters FILE] [--run-json FILE]
+With --times CHECK (the program's check.txt from the H100: its "NAME: time T
+us" cudaEvent medians at the check size), each launch also runs with --hier
+and its predicted time is printed beside the H100's.
+
+usage: python3 gpu/hopper/compare.py [--coalsim build/coalsim] [--counters FILE] [--run-json FILE | --sass LISTING]
+                                     [--times CHECK]
 """
 import argparse
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -79,7 +92,21 @@ def main():
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--counters", default=os.path.join(ROOT, "gpu", "results", "h100", "hopper", "counters.txt"))
     ap.add_argument("--run-json", help="a coalsim run --json log of the program: its launches")
+    ap.add_argument("--sass", help="run the launches from this SASS listing (cuobjdump -sass or nvdisasm)")
+    ap.add_argument("--times", help="the H100's check.txt: predicted times (--hier) beside its cudaEvent times")
     a = ap.parse_args()
+    measured = {}
+    if a.times:
+        for line in open(a.times):
+            m = re.match(r"(\w+): time ([\d.]+) us", line)
+            if m and m.group(1) not in measured:      # the first: the check size
+                measured[m.group(1)] = float(m.group(2))
+    times = []
+    tmp = tempfile.mkdtemp()
+    listing = None
+    if a.sass:
+        listing = os.path.join(tmp, "listing.sass")      # the front end knows a listing by its .sass name
+        shutil.copyfile(a.sass, listing)
     gpu = counters(a.counters)
     equal = total = 0
     off = []
@@ -92,13 +119,18 @@ def main():
             return
         for name, argv in launches(os.path.join(HERE, "hopper.list")):
             kernel = argv[argv.index("--kernel") + 1]
-            cmd = [a.coalsim, "--json", os.path.join(HERE, "hopper.ptx")] + argv
+            ptx = os.path.join(HERE, "hopper.ptx")
+            cmd = [a.coalsim, "--json"] + (["--hier"] if a.times else []) + ([listing, "--ptx", ptx] if listing else [ptx]) + argv
             r = subprocess.run(cmd, capture_output=True, text=True)
             what = " ".join(shlex.quote(x) for x in argv)
             if r.returncode != 0:
                 yield name, kernel, None, r.stderr.strip()
             else:
-                yield name, kernel, json.loads(r.stdout)["metrics"], what
+                d = json.loads(r.stdout)
+                t = d.get("hierarchy", {}).get("time", {}).get("total_us")
+                if t is not None and kernel in measured:
+                    times.append((kernel, t, measured[kernel]))
+                yield name, kernel, d["metrics"], what
 
     for name, kernel, mine, what in runs():
         if mine is None:
@@ -120,6 +152,14 @@ def main():
     print("\n%d of %d counters equal the H100's" % (equal, total))
     for o in off:
         print("  differs: " + o)
+    if times:
+        print("\n%-22s %10s %10s %7s" % ("time", "predicted", "H100 us", "ratio"))
+        for k, t, g in times:
+            print("%-22s %10.2f %10.2f %7.2f" % (k, t, g, t / g))
+        errs = [abs(t / g - 1) for _, t, g in times]
+        print("%d launches: mean absolute error %.1f%%, %d within 10%%, %d within 25%%" % (
+            len(errs), 100 * sum(errs) / len(errs), sum(e <= 0.10 for e in errs), sum(e <= 0.25 for e in errs)))
+    shutil.rmtree(tmp)
     return 0
 
 

@@ -119,3 +119,81 @@ void gmma_run(gmma_acc acc, unsigned n, unsigned k, const double *a, const doubl
             }
         }
 }
+
+unsigned gmma_dregs(gmma_acc acc, unsigned n) { return acc == GMMA_ACC_F16 ? n / 4 : n / 2; }
+
+const char *gmma_warp_rows(const gmma_inst *g, unsigned rank, const unsigned char *smem, uint64_t smem_bytes,
+                           const uint32_t (*areg)[32], uint32_t (*d)[32], uint32_t *bad)
+{
+    gmma_type t = g->ta, tb = g->tb;
+    unsigned n = g->n, k = gmma_k(t), eb = gmma_type_bytes(t), nd = gmma_dregs(g->acc, n);
+    static _Thread_local double A[16 * 32], B[32 * 256];
+    static _Thread_local uint32_t C[16 * 256], D[16 * 256];
+    double sa = g->neg_a ? -1.0 : 1.0, sb = g->neg_b ? -1.0 : 1.0;
+    if (g->reg_a) {
+        for (int lane = 0; lane < 32; lane++) {
+            unsigned gr = (unsigned)lane / 4, q = (unsigned)lane % 4;
+            for (unsigned r = 0; r < 4; r++) {
+                uint32_t v = areg[r][lane];
+                unsigned row = gr + 8 * (r % 2);
+                if (eb == 2) {
+                    unsigned col = 2 * q + 8 * (r / 2);
+                    A[row * k + col] = sa * gmma_value(t, v & 0xffff), A[row * k + col + 1] = sa * gmma_value(t, v >> 16);
+                } else if (eb == 4) {
+                    A[row * k + q + 4 * (r / 2)] = sa * gmma_value(t, v);
+                } else {
+                    for (unsigned b = 0; b < 4; b++) A[row * k + 4 * q + 16 * (r / 2) + b] = sa * gmma_value(t, v >> (8 * b));
+                }
+            }
+        }
+    } else {
+        for (unsigned r = 0; r < 16; r++)
+            for (unsigned c = 0; c < k; c++) {
+                uint32_t a = gmma_elem_addr(g->da, g->trans_a, eb, 16 * rank + r, c), v = 0;
+                if ((uint64_t)a + eb > smem_bytes) {
+                    *bad = a;
+                    return "a wgmma operand element is beyond the block's shared memory";
+                }
+                memcpy(&v, smem + a, eb);
+                A[r * k + c] = sa * gmma_value(t, v);
+            }
+    }
+    for (unsigned c = 0; c < k; c++)
+        for (unsigned j = 0; j < n; j++) {
+            uint32_t a = gmma_elem_addr(g->db, g->trans_b, eb, j, c), v = 0;
+            if ((uint64_t)a + eb > smem_bytes) {
+                *bad = a;
+                return "a wgmma operand element is beyond the block's shared memory";
+            }
+            memcpy(&v, smem + a, eb);
+            B[c * n + j] = sb * gmma_value(tb, v);
+        }
+    /* D's registers to and from [row][column] */
+    for (int lane = 0; lane < 32; lane++) {
+        unsigned gr = (unsigned)lane / 4, q = (unsigned)lane % 4;
+        for (unsigned i = 0; i < nd; i++) {
+            uint32_t v = d[i][lane];
+            if (g->acc == GMMA_ACC_F16) {
+                unsigned row = gr + 8 * (i % 2), col = 8 * (i / 2) + 2 * q;
+                C[row * n + col] = v & 0xffff, C[row * n + col + 1] = v >> 16;
+            } else {
+                C[(gr + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2] = v;
+            }
+        }
+    }
+    gmma_run(g->acc, n, k, A, B, g->scale_d, g->sat, C, D);
+    for (int lane = 0; lane < 32; lane++) {
+        unsigned gr = (unsigned)lane / 4, q = (unsigned)lane % 4;
+        for (unsigned i = 0; i < nd; i++) {
+            uint32_t v;
+            if (g->acc == GMMA_ACC_F16) {
+                unsigned row = gr + 8 * (i % 2), col = 8 * (i / 2) + 2 * q;
+                v = (D[row * n + col] & 0xffff) | (D[row * n + col + 1] & 0xffff) << 16;
+            } else {
+                v = D[(gr + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2];
+            }
+            d[i][lane] = v;
+        }
+    }
+    return NULL;
+}

@@ -18,7 +18,14 @@
  *   MN-major (16-bit types only):     none:  start + (mn/T)*SBO + (k%8)*16 + (k/8)*LBO + (mn%T)*2
  *                                     else:  start + (mn%T)*2 + ((mn/T)%W)*16 + ((mn/T)/W)*LBO + (k%8)*16W + (k/8)*SBO
  *
- * Both front ends use it (ptx_ops_wgmma.c; the SASS one has no HGMMA yet). */
+ * Both front ends use it (ptx_ops_wgmma.c, sass_ops_async.c).  Register
+ * fragments (per warp, g = lane / 4, q = lane % 4), as the PTX ISA's figures
+ * for wgmma, which are mma.sync's for m16 (SASS keeps them in consecutive
+ * registers in the same order: HGMMA R24 holds D's register 0 in R24):
+ *   D, f32 or s32, N/2 registers: register i is row g + 8((i%4)/2), column 8(i/4) + 2q + i%2
+ *   D, f16, N/4 registers (pairs): register i is row g + 8(i%2), columns 8(i/2) + 2q, +1
+ *   A in registers, 4: register r is row g + 8(r%2), columns (16-bit) 2q + 8(r/2), +1;
+ *                      (tf32) q + 4(r/2); (8-bit) 4q + 16(r/2) .. +3 */
 #ifndef COALSIM_GMMA_H
 #define COALSIM_GMMA_H
 
@@ -49,5 +56,26 @@ double gmma_value(gmma_type t, uint32_t bits);
  * once to the accumulator's type. */
 void gmma_run(gmma_acc acc, unsigned n, unsigned k, const double *a, const double *b, int scale_d, int sat,
               const uint32_t *c, uint32_t *d);
+
+/* One wgmma as both interpreters decode it. */
+typedef struct gmma_inst {
+    gmma_type ta, tb;          /* A's and B's element types (s8 x u8, e4m3 x e5m2 mix) */
+    gmma_acc acc;
+    unsigned n;
+    int trans_a, trans_b;      /* MN-major A, B */
+    int reg_a, neg_a, neg_b, sat, scale_d;
+    uint64_t da, db;           /* the descriptors (da unused with reg_a) */
+} gmma_inst;
+
+/* D's registers a lane: N/2, N/4 for an f16 accumulator. */
+unsigned gmma_dregs(gmma_acc acc, unsigned n);
+
+/* Warp RANK (0-3) of a warpgroup: its 16 rows of G's product.  AREG: A's
+ * 4 registers of 32 lanes (with reg_a); D: gmma_dregs registers of 32
+ * lanes, the accumulator in, the result out.  Descriptor addresses are
+ * offsets into SMEM (SMEM_BYTES of it).  NULL, or a static sentence with
+ * *BAD the shared address that is out of range. */
+const char *gmma_warp_rows(const gmma_inst *g, unsigned rank, const unsigned char *smem, uint64_t smem_bytes,
+                           const uint32_t (*areg)[32], uint32_t (*d)[32], uint32_t *bad);
 
 #endif

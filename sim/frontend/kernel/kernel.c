@@ -404,6 +404,12 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
                     const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     const pfunc *pf = prog->funcs[prog->entry];
+    const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
+    if (cl[0] * (cl[1] ? cl[1] : 1) * (cl[2] ? cl[2] : 1) > 1) {
+        snprintf(err, cap, "%s: a launch in clusters of %u x %u x %u CTAs: clusters run on the PTX path only, not on SASS "
+                 "yet (give the .cu or .ptx without --sass)", k->name, cl[0], cl[1] ? cl[1] : 1, cl[2] ? cl[2] : 1);
+        return -1;
+    }
     sass_launch_info li = {.mem = mem, .blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .params = params,
                            .param_bytes = pf->param_bytes, .const_bank = prog->const_bank,
                            .const_bytes = prog->const_bytes, .static_smem = prog->static_smem,
@@ -412,6 +418,12 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
                            .user_smem = user_smem, .sample = l->sample, .sms = cfg->hier ? cfg->hier->sms : 0};
     memcpy(li.grid, l->grid, sizeof li.grid);
     memcpy(li.block, l->block, sizeof li.block);
+    uint32_t poff[64], psize[64], palign[64];
+    if (entry->nparams <= 64) {
+        for (unsigned i = 0; i < entry->nparams; i++)
+            poff[i] = pf->param_off[i], psize[i] = (uint32_t)entry->params[i].bytes, palign[i] = entry->params[i].align;
+        li.nparams = entry->nparams, li.param_off = poff, li.param_size = psize, li.param_align = palign;
+    }
     for (unsigned i = 0; i < k->mod->nvars; i++)
         if (k->mod->vars[i].space == SP_SHARED) li.smem_slack += 16;
     symbols sy = {k->mod, prog};

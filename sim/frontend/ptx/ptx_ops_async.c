@@ -2,15 +2,7 @@
  * copies (the Tensor Memory Accelerator), their groups, and the warp
  * specialisation instructions that go with them (setmaxnreg).
  *
- * mbarrier (PTX ISA "Parallel Synchronization and Communication
- * Instructions: mbarrier"): an 8-byte object in shared memory with a phase,
- * the arrivals the phase still waits for, the count it was made with and
- * a transaction count of bytes still to come.  A phase completes when its
- * arrivals and its bytes are both down to zero: the phase flips, the
- * pending count is the made count again.  Its bytes here (the GPU's are
- * opaque, so a kernel only reaches them through mbarrier instructions):
- *
- *   bit 63 phase | 62 made | 40..61 transaction count (signed) | 20..39 count | 0..19 pending
+ * mbarrier: the object is frontend/mbar.h's.
  *
  * Copies happen when the instruction runs, and complete their bytes on the
  * mbarrier at once: a kernel that waits for them finds them there, and one
@@ -23,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/mbar.h"
+#include "frontend/tmabox.h"
 #include "frontend/tmamerge.h"
 #include "frontend/tmap.h"
 #include "ptx.h"
@@ -30,44 +24,7 @@
 #define HANDLER(name) static int name(pctx *x, pwarp *w, const pinst *in, uint32_t m)
 #define DECODE(name) static int name(ptx_program *p, pfunc *f, const raw_inst *ri, pinst *in, char *err, size_t cap)
 
-/* ---- the mbarrier object ---- */
-
-#define MB_MAX_COUNT ((1u << 20) - 1)
-#define MB_MAX_TX ((1 << 20) - 1)
-
-typedef struct mbar {
-    unsigned pending, count, phase, made;
-    int64_t tx;
-} mbar;
-
-static mbar mb_get(const unsigned char *p)
-{
-    uint64_t s;
-    memcpy(&s, p, 8);
-    mbar b;
-    b.pending = (unsigned)(s & 0xfffff);
-    b.count = (unsigned)(s >> 20 & 0xfffff);
-    int64_t tx = (int64_t)(s >> 40 & 0x3fffff);
-    b.tx = tx >= (1 << 21) ? tx - (1 << 22) : tx;
-    b.made = (unsigned)(s >> 62 & 1);
-    b.phase = (unsigned)(s >> 63);
-    return b;
-}
-
-static void mb_put(unsigned char *p, const mbar *b)
-{
-    uint64_t s = (uint64_t)b->pending | (uint64_t)b->count << 20 | ((uint64_t)b->tx & 0x3fffff) << 40 |
-                 (uint64_t)b->made << 62 | (uint64_t)b->phase << 63;
-    memcpy(p, &s, 8);
-}
-
-static void mb_settle(mbar *b)
-{
-    if (b->pending == 0 && b->tx == 0) {
-        b->phase ^= 1;
-        b->pending = b->count;
-    }
-}
+/* ---- the mbarrier object (frontend/mbar.h) ---- */
 
 /* The mbarrier lane L names at address A (in IN's space): *P its 8 bytes,
  * *REPORT its shared address.  0, or -1 with the GPU's error. */
@@ -525,74 +482,42 @@ static ptype tmap_ptype(tmap_type t)
     }
 }
 
-/* One tensor copy of lane L: the box of T at COORD between global memory
- * and shared memory at SH (already checked to hold the box); STORE 1 stores
- * it, 2 reduces it into the tensor (in->imm: the operation).  Elements
- * outside the tensor read as zero (NaN with the map's NaN fill, for
- * floats) and are not written.  Global pieces go to Q. */
+/* One tensor copy of lane L (tmabox.h), through the interpreter's memory:
+ * global pieces go to Q (NULL: not reported). */
+typedef struct box_ctx {
+    pctx *x;
+    pwarp *w;
+    const pinst *in;
+    int l;
+    bulk_req *q;
+    tmap_type type;            /* the map's elements (a reduction's type) */
+} box_ctx;
+
+static int box_global(void *c, uint64_t a, unsigned n, unsigned char **p, uint64_t *report)
+{
+    box_ctx *b = c;
+    int space;
+    return ptx_locate(b->x, b->w, b->in, SP_GLOBAL, a, n, b->l, p, report, &space);
+}
+
+static int box_piece(void *c, uint64_t report)
+{
+    box_ctx *b = c;
+    return bulk_piece(b->x, b->w, b->in, b->q, report);
+}
+
+static void box_reduce(void *c, unsigned char *dst, const unsigned char *src, unsigned eb)
+{
+    box_ctx *b = c;
+    reduce_elem(dst, src, eb, (int)b->in->imm, tmap_ptype(b->type), 1);
+}
+
 static int tensor_box(pctx *x, pwarp *w, const pinst *in, const tmap *t, const int64_t *coord, unsigned char *smem,
                       uint32_t sh, int store, int l, bulk_req *q, uint64_t *written)
 {
-    unsigned eb = tmap_type_bytes(t->type), r = t->rank;
-    unsigned n[TMAP_MAX_RANK] = {1, 1, 1, 1, 1};
-    for (unsigned d = 0; d < r; d++) n[d] = tmap_box_elems(t, d);
-    int nan_fill = t->oob_nan && (t->type == TMAP_F16 || t->type == TMAP_F32 || t->type == TMAP_F64 ||
-                                  t->type == TMAP_BF16 || t->type == TMAP_F32_FTZ || t->type == TMAP_TF32 ||
-                                  t->type == TMAP_TF32_FTZ);
-    uint64_t rows = 1;
-    for (unsigned d = 1; d < r; d++) rows *= n[d];
-    uint64_t off = 0;           /* the box element's byte offset in shared memory, before the swizzle */
-    for (uint64_t row = 0; row < rows; row++) {
-        /* this row's coordinates in dimensions 1.. and whether it is in the tensor */
-        uint64_t rest = row, gbase = t->base;
-        int in_rows = 1;
-        for (unsigned d = 1; d < r; d++) {
-            int64_t c = coord[d] + (int64_t)(rest % n[d]) * t->estride[d];
-            rest /= n[d];
-            if (c < 0 || (uint64_t)c >= t->dims[d]) in_rows = 0;
-            else gbase += (uint64_t)c * t->strides[d];
-        }
-        uint64_t last_piece = UINT64_MAX;
-        if (store && in_rows) {
-            /* a stored row moves the whole sectors its columns inside the tensor touch (ncu on the H100:
-             * l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st) */
-            int64_t lo = coord[0] > 0 ? coord[0] : 0, hi = coord[0] + (int64_t)n[0] * t->estride[0];
-            if (hi > (int64_t)t->dims[0]) hi = (int64_t)t->dims[0];
-            if (hi > lo) {
-                uint64_t a = gbase + (uint64_t)lo * eb, e = gbase + (uint64_t)hi * eb;
-                *written += ((e + 31) / 32 - a / 32) * 32;
-            }
-        }
-        for (unsigned j = 0; j < n[0]; j++, off += eb) {
-            int64_t c0 = coord[0] + (int64_t)j * t->estride[0];
-            int inside = in_rows && c0 >= 0 && (uint64_t)c0 < t->dims[0];
-            unsigned char *sp = smem + tmap_swizzle_addr(t->swizzle, (uint32_t)(sh + off)) - sh;
-            if (!inside) {
-                if (store) continue;
-                memset(sp, 0, eb);
-                if (nan_fill) {
-                    static const unsigned char nan16[2] = {0x00, 0x7e}, nanb16[2] = {0xc0, 0x7f},
-                                               nan32[4] = {0x00, 0x00, 0xc0, 0x7f},
-                                               nan64[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x7f};
-                    memcpy(sp, t->type == TMAP_F16 ? nan16 : t->type == TMAP_BF16 ? nanb16 : eb == 8 ? nan64 : nan32, eb);
-                }
-                continue;
-            }
-            uint64_t ga = gbase + (uint64_t)c0 * eb;
-            unsigned char *gp;
-            uint64_t rep;
-            int space;
-            if (ptx_locate(x, w, in, SP_GLOBAL, ga, eb, l, &gp, &rep, &space) != 0) return -1;
-            if (store == 2) reduce_elem(gp, sp, eb, (int)in->imm, tmap_ptype(t->type), 1);
-            else if (store) memcpy(gp, sp, eb);
-            else memcpy(sp, gp, eb);
-            if ((rep & ~15ull) != last_piece) {
-                last_piece = rep & ~15ull;
-                if (bulk_piece(x, w, in, q, rep) != 0) return -1;
-            }
-        }
-    }
-    return 0;
+    box_ctx b = {x, w, in, l, q, t->type};
+    tma_io io = {&b, box_global, q ? box_piece : NULL, box_reduce};
+    return tma_box(t, coord, smem, sh, store, &io, written);
 }
 
 /* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c..}], [mbar]

@@ -7,14 +7,7 @@
  * so no warp needs another's registers.  The product is there at once,
  * so commit_group and wait_group wait for nothing; a kernel that reads D
  * or overwrites the tiles before its wait has a race on the GPU, not here.
- *
- * Register fragments (per warp, g = lane / 4, q = lane % 4), as the PTX
- * ISA's figures for wgmma, which are mma.sync's for m16:
- *   D, f32 or s32, N/2 registers: register i is row g + 8((i%4)/2), column 8(i/4) + 2q + i%2
- *   D, f16, N/4 registers (pairs): register i is row g + 8(i%2), columns 8(i/2) + 2q, +1
- *   A in registers, 4: register r is row g + 8(r%2), columns (16-bit) 2q + 8(r/2), +1;
- *                      (tf32) q + 4(r/2); (8-bit) 4q + 16(r/2) .. +3
- * wgmma's reads of shared memory do not pass through the LSU, so they make
+ * The register fragments are gmma.h's.  wgmma's reads of shared memory do not pass through the LSU, so they make
  * no request (and no l1tex__data_pipe_lsu wavefront). */
 #include <string.h>
 
@@ -34,18 +27,6 @@
 #define WG_REG_A 64          /* A in registers: xslots after D's */
 #define WG_SAT 128
 
-/* an element's bits at shared address A (EB bytes) */
-static int smem_elem(pctx *x, const pinst *in, const pwarp *w, uint32_t a, unsigned eb, uint32_t *v)
-{
-    if ((uint64_t)a + eb > x->smem_bytes)
-        return ptx_fail(x, in, "a wgmma operand element at shared 0x%x is beyond the block's %llu bytes of shared memory "
-                        "(warp %u)", a, (unsigned long long)x->smem_bytes, w->index);
-    uint32_t u = 0;
-    memcpy(&u, x->smem + a, eb);
-    *v = u;
-    return 0;
-}
-
 /* the descriptor in slot S (every lane gives the same; lane 0's is read) */
 static int desc_of(pctx *x, const pinst *in, const pwarp *w, uint32_t s, uint64_t *desc)
 {
@@ -61,76 +42,31 @@ static int desc_of(pctx *x, const pinst *in, const pwarp *w, uint32_t s, uint64_
 /* Warp W's 16 rows of IN's product. */
 static int gmma_warp(pctx *x, pwarp *w, const pinst *in)
 {
-    gmma_type t = (gmma_type)in->sub, tb = (gmma_type)in->type2;   /* A's and B's (s8 x u8, e4m3 x e5m2 mix) */
-    gmma_acc acc = (gmma_acc)in->type;
-    unsigned n = (unsigned)in->imm, k = gmma_k(t), eb = gmma_type_bytes(t), rank = w->index % 4;
-    unsigned nd = acc == GMMA_ACC_F16 ? n / 4 : n / 2;
+    gmma_inst g = {.ta = (gmma_type)in->sub, .tb = (gmma_type)in->type2, .acc = (gmma_acc)in->type,
+                   .n = (unsigned)in->imm, .trans_a = (in->sub2 & WG_TRANS_A) != 0,
+                   .trans_b = (in->sub2 & WG_TRANS_B) != 0, .reg_a = (in->sub2 & WG_REG_A) != 0,
+                   .neg_a = (in->sub2 & WG_NEG_A) != 0, .neg_b = (in->sub2 & WG_NEG_B) != 0,
+                   .sat = (in->sub2 & WG_SAT) != 0};
+    g.scale_d = (in->sub2 & WG_SCALE_D_PRED) ? (int)(PRED(w, in->e) & 1) : (in->sub2 & WG_SCALE_D_ONE) != 0;
+    unsigned n = g.n, k = gmma_k(g.ta), eb = gmma_type_bytes(g.ta), nd = gmma_dregs(g.acc, n);
     const uint32_t *xs = ptx_xslots(w, in);
-    static _Thread_local double A[16 * 32], B[32 * 256];
-    static _Thread_local uint32_t C[16 * 256], D[16 * 256];
-    double sa = (in->sub2 & WG_NEG_A) ? -1.0 : 1.0, sb = (in->sub2 & WG_NEG_B) ? -1.0 : 1.0;
-    if (in->sub2 & WG_REG_A) {
-        for (int lane = 0; lane < 32; lane++) {
-            unsigned g = (unsigned)lane / 4, q = (unsigned)lane % 4;
-            for (unsigned r = 0; r < 4; r++) {
-                uint32_t v = (uint32_t)SLOT(w, xs[nd + r])[lane];
-                unsigned row = g + 8 * (r % 2);
-                if (eb == 2) {
-                    unsigned col = 2 * q + 8 * (r / 2);
-                    A[row * k + col] = sa * gmma_value(t, v & 0xffff), A[row * k + col + 1] = sa * gmma_value(t, v >> 16);
-                } else if (eb == 4) {
-                    A[row * k + q + 4 * (r / 2)] = sa * gmma_value(t, v);
-                } else {
-                    for (unsigned b = 0; b < 4; b++) A[row * k + 4 * q + 16 * (r / 2) + b] = sa * gmma_value(t, v >> (8 * b));
-                }
-            }
-        }
-    } else {
-        uint64_t da;
-        if (desc_of(x, in, w, in->a, &da) != 0) return -1;
-        for (unsigned r = 0; r < 16; r++)
-            for (unsigned c = 0; c < k; c++) {
-                uint32_t v;
-                if (smem_elem(x, in, w, gmma_elem_addr(da, (in->sub2 & WG_TRANS_A) != 0, eb, 16 * rank + r, c), eb, &v)) return -1;
-                A[r * k + c] = sa * gmma_value(t, v);
-            }
+    static _Thread_local uint32_t areg[4][32], d[128][32];
+    if (g.reg_a) {
+        for (unsigned r = 0; r < 4; r++)
+            for (int lane = 0; lane < 32; lane++) areg[r][lane] = (uint32_t)SLOT(w, xs[nd + r])[lane];
+    } else if (desc_of(x, in, w, in->a, &g.da) != 0) {
+        return -1;
     }
-    uint64_t db;
-    if (desc_of(x, in, w, in->b, &db) != 0) return -1;
-    for (unsigned c = 0; c < k; c++)
-        for (unsigned j = 0; j < n; j++) {
-            uint32_t v;
-            if (smem_elem(x, in, w, gmma_elem_addr(db, (in->sub2 & WG_TRANS_B) != 0, eb, j, c), eb, &v)) return -1;
-            B[c * n + j] = sb * gmma_value(tb, v);
-        }
-    /* D's registers to and from [row][column] */
-    for (int lane = 0; lane < 32; lane++) {
-        unsigned g = (unsigned)lane / 4, q = (unsigned)lane % 4;
-        for (unsigned i = 0; i < nd; i++) {
-            uint32_t v = (uint32_t)SLOT(w, xs[i])[lane];
-            if (acc == GMMA_ACC_F16) {
-                unsigned row = g + 8 * (i % 2), col = 8 * (i / 2) + 2 * q;
-                C[row * n + col] = v & 0xffff, C[row * n + col + 1] = v >> 16;
-            } else {
-                C[(g + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2] = v;
-            }
-        }
-    }
-    int scale_d = (in->sub2 & WG_SCALE_D_PRED) ? (int)(PRED(w, in->e) & 1) : (in->sub2 & WG_SCALE_D_ONE) != 0;
-    gmma_run(acc, n, k, A, B, scale_d, (in->sub2 & WG_SAT) != 0, C, D);
-    for (int lane = 0; lane < 32; lane++) {
-        unsigned g = (unsigned)lane / 4, q = (unsigned)lane % 4;
-        for (unsigned i = 0; i < nd; i++) {
-            uint64_t v;
-            if (acc == GMMA_ACC_F16) {
-                unsigned row = g + 8 * (i % 2), col = 8 * (i / 2) + 2 * q;
-                v = (D[row * n + col] & 0xffff) | (uint64_t)(D[row * n + col + 1] & 0xffff) << 16;
-            } else {
-                v = D[(g + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2];
-            }
-            SLOT(w, xs[i])[lane] = v;
-        }
-    }
+    if (desc_of(x, in, w, in->b, &g.db) != 0) return -1;
+    for (unsigned i = 0; i < nd; i++)
+        for (int lane = 0; lane < 32; lane++) d[i][lane] = (uint32_t)SLOT(w, xs[i])[lane];
+    uint32_t bad = 0;
+    const char *why = gmma_warp_rows(&g, w->index % 4, x->smem, x->smem_bytes, areg, d, &bad);
+    if (why)
+        return ptx_fail(x, in, "%s: shared 0x%x, the block has %llu bytes (warp %u)", why, bad,
+                        (unsigned long long)x->smem_bytes, w->index);
+    for (unsigned i = 0; i < nd; i++)
+        for (int lane = 0; lane < 32; lane++) SLOT(w, xs[i])[lane] = d[i][lane];
     x->exec.inst_gmma++;
     if (x->sb_on) {
         /* the tensor pipe: a warp's wgmma keeps its sub-partition's pipe

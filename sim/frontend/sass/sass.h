@@ -38,12 +38,19 @@
  * keeps at most LOCAL_MAX bytes of it a lane. */
 #define SASS_GEN_SHARED 0x100000000000ull
 #define SASS_GEN_LOCAL 0x200000000000ull
+/* constant bank 0 seen as generic memory (read-only): c[0x0][0x198] holds
+ * the generic address of the parameters (SASS_GEN_CBANK0 + 0x210 on sm_90),
+ * which a __grid_constant__ tensor map's address is taken from (+ 0x70 for
+ * a CUtensorMap that the 128-byte alignment puts at 0x280) */
+#define SASS_GEN_CBANK0 0x400000000000ull
 #define SASS_LOCAL_TOP 0x1000000ull
 #define SASS_LOCAL_MAX 0x100000ull
 
 /* ---- operands ---- */
 typedef enum {
-    SO_NONE, SO_R, SO_UR, SO_P, SO_UP, SO_IMM, SO_CBANK, SO_MEM, SO_SREG, SO_BAR, SO_TARGET, SO_PR
+    SO_NONE, SO_R, SO_UR, SO_P, SO_UP, SO_IMM, SO_CBANK, SO_MEM, SO_SREG, SO_BAR, SO_TARGET, SO_PR,
+    SO_GDESC,                  /* gdesc[URn]: HGMMA's descriptors in URn..URn+3 (tnsp: 1 A, 2 B MN-major) */
+    SO_GSB                     /* gsb0: the warpgroup MMAs' scoreboard group */
 } sokind;
 
 typedef struct sopnd {
@@ -61,6 +68,7 @@ typedef struct sopnd {
     uint16_t bank, ureg;
     int64_t off;
     uint16_t desc;             /* desc[URn] (ignored: a memory descriptor) */
+    uint8_t tnsp;              /* SO_GDESC: 1 A, 2 B transposed (MN-major) */
     char *label;               /* SO_TARGET written as `(name): resolved by the parser, then freed */
 } sopnd;
 
@@ -138,7 +146,11 @@ typedef int (*sop_fn)(struct sctx *x, struct swarp *w, const struct sinst *in, u
 #define SASS_SB_SRCS 16
 #define SASS_SB_DSTS 8
 
-typedef enum { SK_OP, SK_MEM, SK_BRA, SK_BRADIV, SK_CALL, SK_RET, SK_EXIT, SK_BAR, SK_NOP, SK_UNSUPPORTED } skind;
+/* SK_WAIT: an instruction that may have to wait for other warps (an
+ * mbarrier's phase, a warpgroup meeting at HGMMA): its handler runs before
+ * the warp issues it and returns 1 when it must wait (the warp sleeps,
+ * nothing counted, and runs it again after the others have moved) */
+typedef enum { SK_OP, SK_MEM, SK_BRA, SK_BRADIV, SK_CALL, SK_RET, SK_EXIT, SK_BAR, SK_NOP, SK_WAIT, SK_UNSUPPORTED } skind;
 
 typedef struct sinst {
     skind kind;
@@ -146,6 +158,7 @@ typedef struct sinst {
     uint8_t nops;
     uint8_t width;             /* memory: bytes a lane; others: op-specific */
     uint8_t sub, sub2, sub3;   /* op-specific selectors */
+    uint16_t rrun;             /* registers its first R operand's run covers (HGMMA's D), 0: up to 4 */
     uint8_t flags;
     int8_t guard;              /* -1, P0..P7, 8 + UP0..UP7 */
     uint8_t guard_neg;
@@ -170,7 +183,7 @@ typedef struct sinst {
     uint16_t sb_src[SASS_SB_SRCS], sb_dst[SASS_SB_DSTS];
 } sinst;
 
-enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT };
+enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT, SASS_ASYNC_GMMA, SASS_ASYNC_GMMA_WAIT };
 #define SF_SIGNED 1
 #define SF_X 2                 /* .X: carry in */
 #define SF_HI 4
@@ -222,7 +235,7 @@ typedef struct scall {
     uint32_t sp;               /* the SIMT stack depth at the call */
 } scall;
 
-typedef enum { SW_RUN, SW_BAR, SW_DONE } swstate;
+typedef enum { SW_RUN, SW_BAR, SW_WAIT, SW_DONE } swstate;
 
 typedef struct swarp {
     uint32_t r[256][32];       /* R0..R254, RZ */
@@ -251,6 +264,9 @@ typedef struct swarp {
     uint64_t sb_issued;        /* instructions issued since the last barrier */
     uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
     async_groups sb_async;     /* LDGSTS groups (LDGDEPBAR closes one; DEPBAR.LE SB0, N waits) */
+    async_groups sb_gmma;      /* HGMMA groups (gsb0 closes one; WARPGROUP.DEPBAR.LE gsb0, N waits) */
+    uint64_t sb_tma_free, sb_tma_start, sb_tma_bytes;   /* its tensor copies' rounds (sass_ops_async.c) */
+    uint8_t gmma_done;         /* its warpgroup's HGMMA was computed by the group's last warp to arrive */
     /* loops sampled inside blocks (sass_loop.c) */
     struct sloop *loop;        /* the loop it is in, made at its first back edge */
     uint8_t loop_rec;          /* recording the iteration it runs */
@@ -281,6 +297,15 @@ typedef struct sctx {
     uint64_t sb_bar;                       /* when the block's last barrier opened */
     uint64_t sb_now;                       /* when the instruction running issued */
     double sb_smem_wf;                     /* the shared wavefronts it asked for (sass_sched_smem) */
+    /* Hopper's asynchronous path (sass_ops_async.c): when each mbarrier
+     * (by shared offset) last had something in, a tensor copies' round
+     * (packed cycles) of sb_tma_window bytes, a wgmma cycle in SM cycles */
+    struct { uint32_t key; uint64_t ready; } sb_mbar[64];
+    unsigned sb_nmbar;
+    uint64_t sb_tma_round, sb_tma_window;
+    double sb_gmma_cycles;
+    struct tma_merge *tma_merge;           /* boxes read by CTAs of a merge domain at once (tmamerge.h) */
+    uint64_t tma_loads;                    /* the block's tensor loads so far */
     swarp *warps;
     unsigned nwarps;
     /* loops sampled inside blocks (sass_loop.c), when loop_on */
@@ -342,6 +367,9 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
  * and STS do not queue so). */
 int sass_sched_shared(sctx *x, const coalsim_request *r);
 void sass_sched_smem(sctx *x, swarp *w, const sinst *in);
+/* The time model's part of warp W's HGMMA IN issued at packed time T
+ * (sass_ops_async.c). */
+void sass_sched_gmma(sctx *x, swarp *w, const sinst *in, uint64_t t);
 /* The block's warps all arrived at a barrier: it opens. */
 void sass_sched_barrier(sctx *x, unsigned nwarps);
 /* The block is done: its path into x->exec. */
@@ -358,6 +386,12 @@ typedef struct sass_launch_info {
     uint64_t blocks;
     const unsigned char *params;
     uint64_t param_bytes;
+    /* each parameter's offset in PARAMS, bytes and alignment (NPARAMS of
+     * them; 0: PARAMS go to the bank as they are).  The bank aligns a
+     * parameter in its own addresses (sm_90's start at 0x210, so a 128-byte
+     * aligned CUtensorMap goes to 0x280, not 0x210) */
+    unsigned nparams;
+    const uint32_t *param_off, *param_size, *param_align;
     const unsigned char *const_bank;
     uint64_t const_bytes;
     int no_module;             /* no PTX: __constant__ data unknown (reading it is an error) */
@@ -404,7 +438,17 @@ typedef struct sop_entry {
     int (*decode)(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap);
 } sop_entry;
 
-extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[], sass_ops_matrix[];
+extern const sop_entry sass_ops_int[], sass_ops_float[], sass_ops_mem[], sass_ops_misc[], sass_ops_matrix[],
+    sass_ops_async[];
+/* What warp W, asleep at the SK_WAIT instruction IN, waits for, into BUF
+ * (sass_ops_async.c). */
+void sass_wait_describe(sctx *x, swarp *w, const sinst *in, char *buf, size_t cap);
+/* Global memory [A, A + SIZE) of lane L: *P.  0, or -1 with the GPU's
+ * error (outside every buffer) in X.  (sass_ops_mem.c) */
+int sass_global_at(sctx *x, swarp *w, const sinst *in, uint64_t a, unsigned size, int l, unsigned char **p);
+/* Hand request R of warp W's memory instruction IN to the sink (its block,
+ * warp and label filled in).  0, or -1 with the error in X. */
+int sass_put(sctx *x, const swarp *w, const sinst *in, coalsim_request *r);
 /* Lane L's SIZE bytes at the address operand O in shared memory (SHARED)
  * or global memory: *P the bytes, *REPORT the address a request reports.
  * 0, or -1 with the GPU's error (misaligned, outside) in X.  (sass_ops_mem.c) */

@@ -29,7 +29,7 @@ int sass_has_mod(const sraw *ri, const char *mod)
 
 static const sop_entry *find_op(const char *base)
 {
-    const sop_entry *tabs[] = {sass_ops_int, sass_ops_float, sass_ops_mem, sass_ops_misc, sass_ops_matrix};
+    const sop_entry *tabs[] = {sass_ops_int, sass_ops_float, sass_ops_mem, sass_ops_misc, sass_ops_matrix, sass_ops_async};
     for (size_t t = 0; t < sizeof tabs / sizeof tabs[0]; t++)
         for (const sop_entry *e = tabs[t]; e->name; e++)
             if (!strcmp(e->name, base)) return e;
@@ -134,9 +134,10 @@ int sass_prog_build(sprog *p, const sass_listing *l, int fi, char *err, size_t c
     for (uint32_t i = 0; i < p->ncode; i++)
         for (unsigned k = 0; k < p->code[i].nops; k++) {
             const sopnd *o = &p->code[i].o[k];
+            unsigned run = k == 0 && p->code[i].rrun ? p->code[i].rrun : 4u;
             if ((o->kind == SO_R || o->kind == SO_MEM || o->kind == SO_CBANK) && o->reg != SASS_RZ &&
-                o->reg + 4u > p->nregs)
-                p->nregs = o->reg + 4u;
+                o->reg + run > p->nregs)
+                p->nregs = o->reg + run;
         }
     if (p->nregs > SASS_RZ) p->nregs = SASS_RZ;
     /* branch and call targets: addresses to indices */

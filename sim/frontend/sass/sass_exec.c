@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/tmamerge.h"
 #include "sass.h"
 
 
@@ -189,6 +190,15 @@ static int run_warp(sctx *x, swarp *w)
                                        : (in->guard - 8 == SASS_PT || w->up[in->guard - 8] ? 0xffffffffu : 0);
             m &= in->guard_neg ? ~g : g;
         }
+        if (in->kind == SK_WAIT && m) {
+            /* it may have to wait for other warps: asleep, not issued */
+            int r = in->fn(x, w, in, m);
+            if (r < 0) return -1;
+            if (r > 0) {
+                w->state = SW_WAIT;
+                return 0;
+            }
+        }
         w->clock++;
         uint32_t issuing = mask;
         if (in->kind == SK_NOP && in->sub && w->narrived) {
@@ -225,7 +235,8 @@ static int run_warp(sctx *x, swarp *w)
             w->stack[w->sp - 1].pc++;
             if (m && x->interleave) return 0;   /* as the PTX interpreter */
             break;
-        case SK_NOP: top->pc++; break;
+        case SK_NOP:
+        case SK_WAIT: top->pc++; break;
         case SK_BRA:
         case SK_BRADIV: {
             uint32_t taken = m;
@@ -296,6 +307,31 @@ static int run_warp(sctx *x, swarp *w)
     return 0;
 }
 
+/* The block cannot go on: an error naming what each sleeping warp waits for. */
+static int deadlock(sctx *x, swarp *warps, unsigned nwarps)
+{
+    char what[1024] = "";
+    size_t n = 0;
+    unsigned named = 0, asleep = 0, at_bar = 0;
+    const sinst *first = NULL;
+    for (unsigned k = 0; k < nwarps; k++) {
+        swarp *w = &warps[k];
+        at_bar += w->state == SW_BAR;
+        if (w->state != SW_WAIT) continue;
+        asleep++;
+        const sinst *in = &x->prog->code[w->stack[w->sp - 1].pc];
+        if (!first) first = in;
+        if (named == 3 || n >= sizeof what - 200) continue;
+        char d[300];
+        sass_wait_describe(x, w, in, d, sizeof d);
+        n += (size_t)snprintf(what + n, sizeof what - n, "%swarp %u at line %u waits for %s", named ? "; " : "", k,
+                              in->line, d);
+        named++;
+    }
+    return sass_fail(x, first, "deadlock: %u warp(s) wait and will never be woken (%u at a barrier): %s%s", asleep, at_bar,
+                     what, asleep > named ? "; ..." : "");
+}
+
 int sass_run_block(sctx *x, uint64_t b)
 {
     const sprog *p = x->prog;
@@ -326,6 +362,7 @@ int sass_run_block(sctx *x, uint64_t b)
         w->depth = 0;
         w->exited = 0;
         w->state = SW_RUN;
+        w->gmma_done = 0;
         w->clock = 0;
         w->index = k;
         sass_loop_block(w);
@@ -337,21 +374,31 @@ int sass_run_block(sctx *x, uint64_t b)
     }
     x->exec.blocks++;
     if (x->sb_on) sass_sched_block_start(x, nwarps);
+    x->tma_loads = 0;
     int rc = 0;
     while (rc == 0) {
+        uint64_t before = x->exec.inst_executed;
         for (unsigned k = 0; k < nwarps && rc == 0; k++)
             if (warps[k].state == SW_RUN) rc = run_warp(x, &warps[k]);
         if (rc) break;
-        unsigned live = 0, waiting = 0;
+        unsigned live = 0, waiting = 0, asleep = 0;
         for (unsigned k = 0; k < nwarps; k++) {
             live += warps[k].state != SW_DONE;
             waiting += warps[k].state == SW_BAR;
+            asleep += warps[k].state == SW_WAIT;
         }
         if (!live) break;
         if (waiting == live && x->sb_on) sass_sched_barrier(x, nwarps);
         if (waiting == live)
             for (unsigned k = 0; k < nwarps; k++)
                 if (warps[k].state == SW_BAR) warps[k].state = SW_RUN;
+        if (!asleep) continue;
+        /* a pass in which no warp issued anything, every warp asleep or at a
+         * barrier that cannot open: nothing will change */
+        if (x->exec.inst_executed == before && waiting + asleep == live && waiting != live)
+            return deadlock(x, warps, nwarps);
+        for (unsigned k = 0; k < nwarps; k++)
+            if (warps[k].state == SW_WAIT) warps[k].state = SW_RUN;
     }
     if (rc == 0 && x->sb_on) sass_sched_block_end(x, nwarps);
     return rc;
@@ -360,6 +407,8 @@ int sass_run_block(sctx *x, uint64_t b)
 void sass_ctx_free(sctx *x)
 {
     sass_loop_free(x);
+    free(x->tma_merge);
+    x->tma_merge = NULL;
     for (unsigned k = 0; k < x->nwarps; k++) {
         free(x->warps[k].stack);
         free(x->warps[k].local);

@@ -30,7 +30,15 @@ static void put32(unsigned char *b, uint32_t off, uint32_t v) { memcpy(b + off, 
 static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t cap)
 {
     p->param_base = param_base_of(p->lst->arch);
-    p->bank_size[0] = (uint32_t)(p->param_base + li->param_bytes + 8);
+    uint64_t top = p->param_base + li->param_bytes;
+    if (li->nparams) {
+        top = p->param_base;
+        for (unsigned i = 0; i < li->nparams; i++) {
+            uint64_t a = li->param_align[i] ? li->param_align[i] : 1;
+            top = (top + a - 1) / a * a + li->param_size[i];
+        }
+    }
+    p->bank_size[0] = (uint32_t)(top + 8);
     p->bank[0] = calloc(1, p->bank_size[0]);
     p->bank_size[4] = BANK4_BYTES;
     p->bank[4] = calloc(1, BANK4_BYTES);
@@ -72,7 +80,19 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
     uint64_t lw = SASS_GEN_LOCAL;
     memcpy(b0 + 0x20, &lw, 8);
     put32(b0, 0x28, (uint32_t)SASS_LOCAL_TOP);
-    memcpy(b0 + p->param_base, li->params, li->param_bytes);
+    if (!li->nparams) memcpy(b0 + p->param_base, li->params, li->param_bytes);
+    for (unsigned i = 0, o = p->param_base; i < li->nparams; i++) {
+        unsigned a = li->param_align[i] ? li->param_align[i] : 1;
+        o = (o + a - 1) / a * a;
+        if ((uint64_t)li->param_off[i] + li->param_size[i] <= li->param_bytes)
+            memcpy(b0 + o, li->params + li->param_off[i], li->param_size[i]);
+        o += li->param_size[i];
+    }
+    /* sm_90: the parameters' generic address */
+    if (p->param_base >= 0x1a0) {
+        uint64_t gp = SASS_GEN_CBANK0 + p->param_base;
+        memcpy(b0 + 0x198, &gp, 8);
+    }
     for (uint32_t o = 0; o < BANK4_BYTES; o += 8) {
         put32(p->bank[4], o, o);
         put32(p->bank[4], o + 4, SASS_B4_POISON);

@@ -14,7 +14,7 @@ static const struct {
     const char *op, *mods;
 } allowed[] = {
     /* integer and logic (sass_ops_int.c) */
-    {"IADD3", "X"}, {"UIADD3", "X"}, {"IMAD", "MOV U32 S32 IADD SHL HI WIDE X"}, {"UIMAD", "MOV U32 S32 IADD SHL HI WIDE X"},
+    {"IADD3", "X"}, {"UIADD3", "X 64"}, {"IMAD", "MOV U32 S32 IADD SHL HI WIDE X"}, {"UIMAD", "MOV U32 S32 IADD SHL HI WIDE X"},
     {"LEA", "HI X SX32"}, {"ULEA", "HI X SX32"}, {"SHF", "L R U32 S32 U64 S64 HI"}, {"USHF", "L R U32 S32 U64 S64 HI"},
     {"LOP3", "LUT"}, {"ULOP3", "LUT"}, {"PLOP3", "LUT"}, {"UPLOP3", "LUT"},
     {"ISETP", "F LT EQ LE GT NE GE T U32 S32 AND OR XOR EX"}, {"UISETP", "F LT EQ LE GT NE GE T U32 S32 AND OR XOR EX"},

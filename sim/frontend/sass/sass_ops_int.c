@@ -76,6 +76,20 @@ HANDLER(iadd3)
     return 0;
 }
 
+/* UIADD3.64 URd, URa, URb, URc: 64-bit sums of register pairs (sm_90) */
+HANDLER(uiadd3_64)
+{
+    (void)x, (void)m;
+    uint64_t s = 0;
+    for (unsigned k = 1; k < 4; k++) {
+        unsigned r = in->o[k].reg;
+        if (r != SASS_URZ) s += (uint64_t)w->ur[r] | (uint64_t)w->ur[r + 1] << 32;
+    }
+    unsigned d = in->o[0].reg;
+    if (d != SASS_URZ) w->ur[d] = (uint32_t)s, w->ur[d + 1] = (uint32_t)(s >> 32);
+    return 0;
+}
+
 /* ---- IMAD and its forms ---- */
 enum { MAD_LO, MAD_HI, MAD_WIDE };
 
@@ -586,8 +600,16 @@ static int no_preds(const sraw *ri)
 
 DECODE(dec_iadd3)
 {
-    (void)p, (void)err, (void)cap;
     in->kind = SK_OP;
+    if (sass_has_mod(ri, "64")) {
+        int ok = ri->op[0] == 'U' && ri->nops == 4 && !sass_has_mod(ri, "X");
+        for (unsigned k = 0; ok && k < 4; k++)
+            ok = ri->ops[k].kind == SO_UR && !ri->ops[k].neg && !ri->ops[k].not_ &&
+                 (ri->ops[k].reg == SASS_URZ || ri->ops[k].reg + 1u < SASS_URZ);
+        if (!ok) return sass_dec_fail(p, ri, err, cap, "IADD3.64 is supported as UIADD3.64 URd, URa, URb, URc only");
+        in->fn = uiadd3_64;
+        return 0;
+    }
     if (sass_has_mod(ri, "X")) in->flags |= SF_X;
     in->fn = iadd3;
     if (!(in->flags & SF_X) && no_preds(ri) && ri->nops == 4) in->fn = iadd3_plain;

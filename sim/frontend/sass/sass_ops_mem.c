@@ -138,6 +138,30 @@ int sass_locate(sctx *x, swarp *w, const sinst *in, int shared, const sopnd *o, 
 
 uint64_t sass_lane_addr(const swarp *w, const sopnd *o, int l) { return lane_addr(w, o, SP_GLOBAL, l); }
 
+int sass_global_at(sctx *x, swarp *w, const sinst *in, uint64_t a, unsigned size, int l, unsigned char **p)
+{
+    place pl = {0};
+    if (resolve(x, w, in, SP_GLOBAL, a, size, l, &pl) != 0) return -1;
+    *p = pl.p;
+    return 0;
+}
+
+int sass_put(sctx *x, const swarp *w, const sinst *in, coalsim_request *r)
+{
+    r->block = x->block_id;
+    r->warp = w->index;
+    r->label = in->label;
+    r->label_id = in->label_id;
+    r->line = in->line;
+    x->loop_seen++;
+    if (x->sink.put(x->sink.ctx, r) != 0) {
+        snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
+        return -1;
+    }
+    if (w->loop_rec) sass_loop_request(x, w, r);
+    return 0;
+}
+
 /* Lane L's address. */
 static uint64_t lane_addr(const swarp *w, const sopnd *o, int sp, int l)
 {
@@ -204,20 +228,9 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
         }
         r.op = op;
         r.size = size;
-        r.block = x->block_id;
-        r.warp = w->index;
-        r.label = in->label;
-        r.label_id = in->label_id;
-        r.line = in->line;
         r.space = COALSIM_GLOBAL;
         r.active = m;
-        x->loop_seen++;
-        if (x->sink.put(x->sink.ctx, &r) != 0) {
-            snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
-            return -1;
-        }
-        if (w->loop_rec) sass_loop_request(x, w, &r);
-        return 0;
+        return sass_put(x, w, in, &r);
     }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
@@ -231,11 +244,6 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
     }
     r.op = op;
     r.size = size;
-    r.block = x->block_id;
-    r.warp = w->index;
-    r.label = in->label;
-    r.label_id = in->label_id;
-    r.line = in->line;
     uint32_t left = m;
     while (left) {
         int s = spc[__builtin_ctz(left)];
@@ -248,12 +256,7 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
         left &= ~mine;
         r.space = (coalsim_space)s;
         r.active = mine;
-        x->loop_seen++;
-        if (x->sink.put(x->sink.ctx, &r) != 0) {
-            snprintf(x->err, sizeof x->err, "%s", "the analysis stopped (out of memory)");
-            return -1;
-        }
-        if (w->loop_rec) sass_loop_request(x, w, &r);
+        if (sass_put(x, w, in, &r) != 0) return -1;
     }
     return 0;
 }

@@ -191,6 +191,27 @@ static int parse_operand(parser *ps, char *s, sopnd *o)
     size_t n = strlen(s);
     while (n && s[n - 1] == ' ') s[--n] = '\0';
     if (!n) return fail(ps, "an empty operand");
+    /* HGMMA's descriptors: gdesc[URn] names URn..URn+3 (A's, then B's),
+     * .tnspA / .tnspB an MN-major operand */
+    if (!strncmp(s, "gdesc[", 6)) {
+        uint8_t k;
+        uint16_t r;
+        size_t rn = reg_name(s + 6, &k, &r);
+        if (!rn || k != SO_UR || s[6 + rn] != ']') return fail(ps, "bad descriptor operand '%s'", s);
+        o->kind = SO_GDESC;
+        o->reg = r;
+        for (const char *t = s + 7 + rn; *t;) {
+            if (!strncmp(t, ".tnspA", 6)) o->tnsp |= 1, t += 6;
+            else if (!strncmp(t, ".tnspB", 6)) o->tnsp |= 2, t += 6;
+            else return fail(ps, "bad descriptor operand '%s'", s);
+        }
+        return 0;
+    }
+    /* a warpgroup MMA's scoreboard group (HGMMA ..., gsb0; WARPGROUP.DEPBAR.LE gsb0, N) */
+    if (!strcmp(s, "gsb0")) {
+        o->kind = SO_GSB;
+        return 0;
+    }
     if (!strncmp(s, "desc[", 5)) {
         char *close = strchr(s, ']');
         if (!close || close[1] != '[') return fail(ps, "bad memory operand '%s'", s);
@@ -360,17 +381,6 @@ static int parse_inst(parser *ps, sass_func *f, uint64_t addr, char *body)
         char *sp = strchr(p + 1, ' ');
         if (sp && sp[1] && !strchr(p, ',')) *sp = ',';
     }
-    /* Hopper's asynchronous instructions: their operands (gdesc[UR], tensor
-     * maps in uniform registers) and the opaque mbarrier words they write
-     * are not modelled on the SASS path; the PTX path runs them */
-    static const char *const hopper[] = {"HGMMA", "IGMMA", "QGMMA", "BGMMA", "UTMALDG", "UTMASTG", "UTMAREDG",
-                                         "UTMAPF", "UBLKCP", "UBLKRED", "UBLKPF", "SYNCS", "UCGABAR_ARV", "UCGABAR_WAIT",
-                                         "WARPGROUP", "USETMAXREG", "UTMACMDFLUSH"};
-    for (size_t h = 0; h < sizeof hopper / sizeof hopper[0]; h++)
-        if (!strncmp(ri->op, hopper[h], strlen(hopper[h])) &&
-            (ri->op[strlen(hopper[h])] == '\0' || ri->op[strlen(hopper[h])] == '.'))
-            return fail(ps, "%s: Hopper's asynchronous instructions (wgmma, TMA, mbarriers, clusters) run on the PTX "
-                        "path only, not on SASS yet: give the .cu or .ptx without --sass", ri->op);
     /* operands: split on commas outside brackets and bars */
     int depth = 0;
     char *start = p;

@@ -87,13 +87,34 @@ void sass_sched_decode(const sraw *ri, sinst *in)
     in->pipe = (uint8_t)pipe;
     in->lat = (int8_t)lat;
     in->sb_nsrc = in->sb_ndst = 0;
+    int gmma = in->fn && (!strncmp(ri->op, "HGMMA", 5) || !strncmp(ri->op, "IGMMA", 5) || !strncmp(ri->op, "QGMMA", 5));
     in->async = !strncmp(ri->op, "LDGSTS", 6) ? SASS_ASYNC_COPY : !strncmp(ri->op, "LDGDEPBAR", 9) ? SASS_ASYNC_COMMIT
-              : !strncmp(ri->op, "DEPBAR", 6) ? SASS_ASYNC_WAIT : SASS_ASYNC_NONE;
+              : !strncmp(ri->op, "DEPBAR", 6) ? SASS_ASYNC_WAIT : gmma ? SASS_ASYNC_GMMA
+              : !strncmp(ri->op, "WARPGROUP.DEPBAR", 16) ? SASS_ASYNC_GMMA_WAIT : SASS_ASYNC_NONE;
     if (in->guard >= 0 && in->guard % 8 != SASS_PT)
         add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, in->guard < 8 ? SASS_SB_P + in->guard : SASS_SB_UP + in->guard - 8);
+    if (gmma) {
+        /* a warpgroup MMA reads its descriptors (and A's registers); its
+         * accumulators are its group's (WARPGROUP.DEPBAR waits for them),
+         * so that the next HGMMA into them does not wait */
+        for (unsigned k = 1; k < in->nops; k++) {
+            const sopnd *o = &in->o[k];
+            if (o->kind == SO_GDESC) {
+                sopnd u = *o;
+                u.kind = SO_UR;
+                slots(in, &u, 4, 0);
+            } else if (o->kind == SO_R && k == 1) {
+                slots(in, o, 4, 0);
+            } else if (o->kind == SO_UP) {
+                slots(in, o, 1, 0);
+            }
+        }
+        return;
+    }
     /* what writes: operations, loads and atomics (not stores, reductions,
      * control) */
-    int writes = in->kind == SK_OP || (in->kind == SK_MEM && in->cs_op != COALSIM_ST && in->cs_op != COALSIM_RED);
+    int writes = in->kind == SK_OP || in->kind == SK_WAIT ||
+                 (in->kind == SK_MEM && in->cs_op != COALSIM_ST && in->cs_op != COALSIM_RED);
     /* how many of the leading operands are results: the first; after a
      * predicate its second too (ISETP P0, PT; SHFL.IDX PT, R3; LOP3.LUT P0,
      * RZ; PLOP3 P0, PT); after a register the carry-out predicates (IADD3
@@ -159,6 +180,13 @@ int sass_sched_setup(sctx *x, const coalsim_profile *p, unsigned sms, uint64_t l
     for (int l = 0; l < COALSIM_LATS; l++) x->sb_lat[l] = CYC((uint64_t)(coalsim_lat_cycles(p, (coalsim_lat)l) + 0.5));
     x->sb_load_lat = CYC(COALSIM_PATH_LOAD_CYCLES) + 1;
     x->sb_bar_lat = x->sb_lat[COALSIM_LAT_BAR];
+    /* tensor copies in rounds, wgmma at the tensor clock (ptx_sched.c's keys) */
+    x->sb_tma_round = 0, x->sb_tma_window = 0, x->sb_gmma_cycles = 1;
+    if (p && p->tma_round_ns > 0 && p->tma_round_bytes >= 1) {
+        x->sb_tma_round = CYC((uint64_t)(p->tma_round_ns * p->sm_clock_mhz * 1e-3 + 0.5));
+        x->sb_tma_window = (uint64_t)p->tma_round_bytes;
+    }
+    if (p && p->tensor_clock_mhz > 0 && p->sm_clock_mhz > p->tensor_clock_mhz) x->sb_gmma_cycles = p->sm_clock_mhz / p->tensor_clock_mhz;
     return 0;
 }
 
@@ -170,8 +198,11 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         w->sb_t = w->sb_issued = 0;
         memset(w->sb_pipe, 0, sizeof w->sb_pipe);
         w->sb_async = (async_groups){0};
+        w->sb_gmma = (async_groups){0};
+        w->sb_tma_free = w->sb_tma_start = w->sb_tma_bytes = 0;
     }
     x->sb_bar = 0;
+    x->sb_nmbar = 0;
     sm_port_block(&x->sb_smport);
 }
 
@@ -210,6 +241,12 @@ static void async_step(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t 
         if (ready > *t) *t = ready;
         break;
     }
+    case SASS_ASYNC_GMMA_WAIT: {
+        uint64_t n = in->nops && in->o[in->nops - 1].kind == SO_IMM ? in->o[in->nops - 1].imm : 0;
+        uint64_t ready = async_wait(&w->sb_gmma, n);
+        if (ready > *t) *t = ready;
+        break;
+    }
     default: break;
     }
 }
@@ -219,7 +256,8 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     uint64_t t = w->sb_t;
     for (unsigned k = 0; k < in->sb_nsrc; k++)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
-    if (in->async) async_step(x, w, in, m, &t);
+    if (in->async && in->async != SASS_ASYNC_GMMA) async_step(x, w, in, m, &t);
+    if (in->async == SASS_ASYNC_GMMA) sass_sched_gmma(x, w, in, t);
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
