@@ -316,6 +316,14 @@ typedef struct coalsim_hier_cfg {
     uint64_t l2_bytes;
     unsigned l2_ways;
     unsigned fetch;          /* DRAM fetch granularity: 32, 64 or 128 bytes */
+    /* 0: L2 is one cache.  Else it is two sides, half of it each, as the
+     * H100's and H200's are (gpu/probes/README.md, "What L2 keeps"): a line
+     * has a home side, the parity of the address bits of this mask within
+     * its 2 MiB page (flipped by the page), a SM reads through its own side,
+     * a fill from DRAM goes home with a copy on the reader's side, a hit on
+     * the far side is copied to the reader's, a store goes home and drops
+     * the far copy; eviction half LRU, half at random */
+    uint64_t l2_home_mask;
 } coalsim_hier_cfg;
 
 typedef struct coalsim_hier_counts {
@@ -444,6 +452,7 @@ typedef struct coalsim_profile {
     double atomic_sector_ns;                  /* a global atomic's sector, the device's L2 atomic units together: ns */
     double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
     uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
+    uint64_t l2_home_mask;                    /* two L2 sides, homes by these address bits (coalsim_hier_cfg; 0: one L2) */
     /* a profile the user did not name (the default for --hier): its name,
      * which the time's report then says ("" when the user named it) */
     char default_name[32];

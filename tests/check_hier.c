@@ -174,6 +174,83 @@ START_TEST(test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector)
 }
 END_TEST
 
+/* Two L2 sides (coalsim_hier_cfg.l2_home_mask): 8 SMs, SMs 0-3 on one side and 4-7 on the other;
+ * 32 KiB of L2, 16 KiB a side. */
+static coalsim_hier *two_sided(uint64_t mask)
+{
+    coalsim_hier_cfg cfg = {.sms = 8, .l1_bytes = 4096, .l1_ways = 4, .l2_bytes = 32768, .l2_ways = 8, .fetch = 32,
+                            .l2_home_mask = mask};
+    coalsim_hier *h = coalsim_hier_new(&cfg);
+    ck_assert_ptr_nonnull(h);
+    return h;
+}
+
+/* Line L (128 bytes) read by block B. */
+static void read_line(coalsim_hier *h, uint64_t l, uint64_t b, coalsim_hier_counts *c)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, l * 128 + 4 * lane);
+    r.block = b;
+    coalsim_hier_request(h, &r, c);
+}
+
+START_TEST(test_hier_two_sides_serve_a_line_the_far_side_holds_from_l2)
+{
+    coalsim_hier *h = two_sided(0xB3000);
+    coalsim_hier_counts c = {0};
+    read_line(h, 7, 0, &c);                                  /* side 0: from DRAM */
+    ck_assert_uint_eq(c.dram_read, 128);
+    read_line(h, 7, 4, &c);                                  /* side 1: a far hit */
+    ck_assert_uint_eq(c.dram_read, 128);
+    ck_assert_uint_eq(c.l2_hits, 4);
+    read_line(h, 7, 5, &c);                                  /* side 1 again: its own copy */
+    ck_assert_uint_eq(c.l2_hits, 8);
+    ck_assert_uint_eq(c.dram_read, 128);
+    coalsim_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_two_sides_keep_what_every_sm_reads_only_up_to_about_half_of_l2)
+{
+    /* a footprint read by SMs of both sides is kept on each: 24 KiB (3/4 of L2) fits one cache, and
+     * not two sides of 16 KiB; 12 KiB fits both */
+    for (int kb = 12; kb <= 24; kb += 12) {
+        uint64_t second[2];
+        for (int sided = 0; sided < 2; sided++) {
+            coalsim_hier *h = two_sided(sided ? 0xB3000 : 0);
+            coalsim_hier_counts c = {0};
+            uint64_t lines = (uint64_t)kb * 1024 / 128;
+            for (uint64_t l = 0; l < lines; l++) read_line(h, l, l % 8, &c);         /* both sides */
+            for (uint64_t l = 0; l < lines; l++) read_line(h, l, (l + 4) % 8, &c);   /* the other side */
+            uint64_t first = c.dram_read;
+            for (uint64_t l = 0; l < lines; l++) read_line(h, l, l % 8, &c);
+            second[sided] = c.dram_read - first;
+            coalsim_hier_free(h);
+        }
+        ck_assert_uint_eq(second[0], 0);
+        if (kb == 12) ck_assert_uint_eq(second[1], 0);
+        else ck_assert_msg(second[1] > 0, "a 24 KiB footprint read on both sides stayed in two 16 KiB sides");
+    }
+}
+END_TEST
+
+START_TEST(test_hier_two_sides_store_a_line_at_its_home_only)
+{
+    coalsim_hier *h = two_sided(0xB3000);
+    coalsim_hier_counts c = {0};
+    read_line(h, 9, 0, &c);
+    read_line(h, 9, 4, &c);                                  /* a copy on each side */
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_ST, COALSIM_GLOBAL, 4, 9 * 128 + 4 * lane);
+    r.block = 4;
+    coalsim_hier_request(h, &r, &c);
+    ck_assert_uint_eq(coalsim_hier_dirty_bytes(h), 128);    /* dirty at home, the far copy dropped */
+    read_line(h, 9, 0, &c);                                  /* still in L2 */
+    ck_assert_uint_eq(c.dram_read, 128);
+    coalsim_hier_free(h);
+}
+END_TEST
+
 START_TEST(test_hier_refuses_a_bad_configuration)
 {
     coalsim_hier_cfg cfg = {.sms = 0, .l1_bytes = 4096, .l1_ways = 4, .l2_bytes = 16384, .l2_ways = 4, .fetch = 64};
@@ -254,6 +331,9 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
     tcase_add_test(c, test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first);
     tcase_add_test(c, test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch);
+    tcase_add_test(c, test_hier_two_sides_serve_a_line_the_far_side_holds_from_l2);
+    tcase_add_test(c, test_hier_two_sides_keep_what_every_sm_reads_only_up_to_about_half_of_l2);
+    tcase_add_test(c, test_hier_two_sides_store_a_line_at_its_home_only);
     suite_add_tcase(s, c);
     TCase *l = tcase_create("Limits");
     tcase_set_timeout(l, 60);

@@ -424,6 +424,8 @@ START_TEST(test_profile_errors_name_the_line)
         {"\n\ndram_piece = 1.4 1.1\n", "p:3: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
         {"dram_piece = 1.4 0.9 1\n", "p:1: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
         {"dram_piece = 1.4 1.1 1 1\n", "p:1: dram_piece needs three factors from 1 to 8 (a piece read by 1, 2, 3 of 4)"},
+        {"\nl2_home_mask = 0x200000\n", "p:2: l2_home_mask needs address bits within a 2 MiB page (0x1 to 0x1fffff)"},
+        {"l2_home_mask = 4096.5\n", "p:1: l2_home_mask needs address bits within a 2 MiB page (0x1 to 0x1fffff)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         FILE *fp = str_file(bad[i].text);
@@ -431,6 +433,9 @@ START_TEST(test_profile_errors_name_the_line)
         ck_assert_str_eq(err, bad[i].msg);
         fclose(fp);
     }
+    /* two L2 sides: the mask of the address bits a line's home side is the parity of */
+    p = profile_of(RATES "l2_home_mask = 0xB3000\n");
+    ck_assert_uint_eq(p.l2_home_mask, 0xB3000);
     /* a partial set of latencies is no latency term, not a wrong one */
     p = profile_of(RATES "lat_dram_ns = 400\n");
     ck_assert_double_eq(p.lat_ns[COALSIM_LV_DRAM], 0);

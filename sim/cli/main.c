@@ -260,6 +260,7 @@ static int run(const config *cf, const char *path, FILE *out)
         coalsim_hier_preset("hopper", &hcfg);
         /* a profile of another Hopper part says its L2's size (the H200's 60 MiB) */
         if (cf->profile && cf->profile->l2_bytes) hcfg.l2_bytes = cf->profile->l2_bytes;
+        if (cf->profile) hcfg.l2_home_mask = cf->profile->l2_home_mask;
         acfg.hier = &hcfg;
     }
     /* a kernel's time says which L2 it started with */

@@ -371,6 +371,7 @@ CUresult drv_launch(driver *d, struct drv_func *f, const unsigned grid[3], const
     if (d->hier) {
         coalsim_hier_preset("hopper", &hcfg);
         if (d->have_profile && d->profile.l2_bytes) hcfg.l2_bytes = d->profile.l2_bytes;
+        if (d->have_profile) hcfg.l2_home_mask = d->profile.l2_home_mask;
         cfg.hier = &hcfg;
         if (d->have_profile) {
             coalsim_sm_limits_preset("hopper", &lim);

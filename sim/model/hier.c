@@ -1,5 +1,7 @@
 /* The memory hierarchy below the LSU, approximately: per-SM sectored L1s,
- * one sectored L2, DRAM fetched in FETCH-byte pieces, written back 32 bytes
+ * one sectored L2 (or, with cfg.l2_home_mask, two sides of half of it each:
+ * the H100's and H200's, see coalsim_hier_cfg), DRAM fetched in FETCH-byte
+ * pieces, written back 32 bytes
  * per dirty sector when a line leaves L2.  Blocks go to SMs round-robin in
  * trace order (the GPU runs many at once; this runs them one after another,
  * so it sees less cache contention than the hardware: stated, not hidden).
@@ -54,6 +56,12 @@ struct coalsim_hier {
     coalsim_hier_cfg cfg;
     cache *l1;              /* cfg.sms of them */
     cache l2;
+    /* two sides (cfg.l2_home_mask; gpu/probes/README.md's rule): l2 is side 0's partition and
+     * l2b side 1's, half of L2 each; SM s reads through side side_of(s + sm_shift) */
+    int sides;
+    cache l2b;
+    unsigned sm_shift;
+    uint64_t rng;
     uint64_t tick;
     piece_seen slot[PIECE_SLOTS];
     piece_seen ring[COALSIM_PIECE_WINDOW];
@@ -142,8 +150,11 @@ coalsim_hier *coalsim_hier_new(const coalsim_hier_cfg *cfg)
     if (!h) return NULL;
     h->cfg = *cfg;
     h->l1 = calloc(cfg->sms, sizeof *h->l1);
-    int bad = !h->l1 || cache_init(&h->l2, cfg->l2_bytes, cfg->l2_ways) != 0;
-    h->l2.hashed = 1;
+    h->sides = cfg->l2_home_mask != 0;
+    h->rng = 0x853c49e6748fea9bull;
+    int bad = !h->l1 || cache_init(&h->l2, h->sides ? cfg->l2_bytes / 2 : cfg->l2_bytes, cfg->l2_ways) != 0 ||
+              (h->sides && cache_init(&h->l2b, cfg->l2_bytes / 2, cfg->l2_ways) != 0);
+    h->l2.hashed = h->l2b.hashed = 1;
     h->cur_block = UINT64_MAX;
     for (unsigned i = 0; !bad && i < cfg->sms; i++) bad = cache_init(&h->l1[i], cfg->l1_bytes, cfg->l1_ways) != 0;
     if (bad) {
@@ -159,17 +170,23 @@ void coalsim_hier_free(coalsim_hier *h)
     for (unsigned i = 0; h->l1 && i < h->cfg.sms; i++) cache_free(&h->l1[i]);
     free(h->l1);
     cache_free(&h->l2);
+    if (h->sides) cache_free(&h->l2b);
     free(h);
 }
 
 int coalsim_hier_inherit_l2(coalsim_hier *h, const coalsim_hier *prev)
 {
-    const cache *a = &prev->l2;
-    cache *c = &h->l2;
-    if (a->sets != c->sets || a->ways != c->ways || a->stride != c->stride) return -1;
-    memcpy(c->mem, a->mem, (size_t)c->sets * c->stride * sizeof *c->mem);
-    /* the previous launch's fills have all arrived */
-    for (unsigned s = 0; s < c->sets; s++) memset(STAMP(c, c->mem + (size_t)s * c->stride), 0, c->ways * sizeof(uint64_t));
+    if (h->sides != prev->sides) return -1;
+    for (int side = 0; side <= h->sides; side++) {
+        const cache *a = side ? &prev->l2b : &prev->l2;
+        cache *c = side ? &h->l2b : &h->l2;
+        if (a->sets != c->sets || a->ways != c->ways || a->stride != c->stride) return -1;
+        memcpy(c->mem, a->mem, (size_t)c->sets * c->stride * sizeof *c->mem);
+        /* the previous launch's fills have all arrived */
+        for (unsigned s = 0; s < c->sets; s++) memset(STAMP(c, c->mem + (size_t)s * c->stride), 0, c->ways * sizeof(uint64_t));
+    }
+    /* the GPU puts a launch's blocks on other SMs than the launch before's */
+    h->sm_shift = prev->sm_shift + h->cfg.sms / 2 + 1;
     if (prev->tick > h->tick) h->tick = prev->tick;
     return 0;
 }
@@ -256,6 +273,113 @@ static unsigned l2_access(coalsim_hier *h, const sector_at *sa, int *w2, int sto
     return 3;
 }
 
+/* ---- two sides ---- */
+
+/* A line's home side: the parity of its address bits of cfg.l2_home_mask within its 2 MiB page
+ * (the H100's 12, 13, 16, 17 and 19; the H200's 12, 13, 15, 17 and 19: gpu/probes/l2_home.cu),
+ * flipped by the page's own bit (the physical page's on the GPU; here a hash of the page). */
+static unsigned home_of(const coalsim_hier *h, uint64_t line)
+{
+    unsigned b = (unsigned)__builtin_popcountll((line << 7) & h->cfg.l2_home_mask & 0x1fffff) & 1;
+    return b ^ (unsigned)(((line >> 14) * 0x9E3779B97F4A7C15ull) >> 63);
+}
+
+/* SM S's side: half of the SMs each, in runs as the chips have them (the map is per chip:
+ * gpu/probes/l2_pairs.cu found two H100s with different ones; this is one of that shape). */
+static unsigned side_of(unsigned s) { return ((s >> 2) ^ (s >> 6)) & 1; }
+
+static uint64_t next_rand(coalsim_hier *h)
+{
+    h->rng ^= h->rng << 13, h->rng ^= h->rng >> 7, h->rng ^= h->rng << 17;
+    return h->rng;
+}
+
+/* A way of set S for LINE: an empty one, else half the time the least recently used, half a way
+ * at random (the probes' eviction, gpu/probes/l2_sides_model.py). */
+static int allocate_mix(coalsim_hier *h, const cache *c, uint64_t *s, uint64_t line, unsigned *dirty)
+{
+    for (unsigned i = 0; i < c->ways; i++)
+        if (!TAG(c, s)[i]) return allocate(c, s, line, dirty);
+    if (next_rand(h) >> 63) return allocate(c, s, line, dirty);
+    unsigned v = (unsigned)(next_rand(h) % c->ways);
+    *dirty = DIRTY(c, s)[v];
+    TAG(c, s)[v] = line + 1;
+    LRU(c, s)[v] = 0;
+    STAMP(c, s)[v] = 0;
+    VALID(c, s)[v] = DIRTY(c, s)[v] = 0;
+    return (int)v;
+}
+
+/* Line LINE's way in partition C (set *SP), made if MAKE (its victim's dirty sectors written back). */
+static int way_in(coalsim_hier *h, const cache *c, uint64_t line, uint64_t **sp, int make, coalsim_hier_counts *k)
+{
+    uint64_t *s = *sp = set_of(c, line);
+    int w = lookup(c, s, line);
+    if (w < 0 && make) {
+        unsigned dirty;
+        w = allocate_mix(h, c, s, line, &dirty);
+        k->dram_write += 32u * popcount32(dirty);
+    }
+    return w;
+}
+
+/* One sector through two sides: SIDE's partition, then the other's (a far hit, copied to SIDE),
+ * else DRAM into the line's home and a copy on SIDE; a store writes its home (dirty) and drops the
+ * other side's copy of the sector.  As l2_access returns. */
+static unsigned l2_access_sides(coalsim_hier *h, uint64_t sector, int store, uint64_t now, unsigned side,
+                                coalsim_hier_counts *c)
+{
+    uint64_t line = sector / 4, *s, *t;
+    unsigned char bit = (unsigned char)(1u << (sector % 4));
+    unsigned home = home_of(h, line);
+    cache *P[2] = {&h->l2, &h->l2b};
+    c->l2_sectors++;
+    if (store) {
+        int w = way_in(h, P[home], line, &s, 1, c);
+        LRU(P[home], s)[w] = ++h->tick;
+        VALID(P[home], s)[w] |= bit;
+        DIRTY(P[home], s)[w] |= bit;
+        int o = way_in(h, P[1 - home], line, &t, 0, c);
+        if (o >= 0) VALID(P[1 - home], t)[o] &= (unsigned char)~bit;
+        return 2;
+    }
+    int w = way_in(h, P[side], line, &s, 0, c);
+    if (w >= 0 && (VALID(P[side], s)[w] & bit)) {
+        LRU(P[side], s)[w] = ++h->tick;
+        c->l2_hits++;
+        if (in_flight(h, STAMP(P[side], s)[w], now) != 3) return 2;
+        c->inflight_dram++;
+        return 3;
+    }
+    int o = way_in(h, P[1 - side], line, &t, 0, c);
+    if (o >= 0 && (VALID(P[1 - side], t)[o] & bit)) {
+        /* a far hit: served from the other side, and a copy kept on this one */
+        LRU(P[1 - side], t)[o] = ++h->tick;
+        c->l2_hits++;
+        uint64_t st = STAMP(P[1 - side], t)[o];
+        w = way_in(h, P[side], line, &s, 1, c);
+        LRU(P[side], s)[w] = ++h->tick;
+        VALID(P[side], s)[w] |= bit;
+        if (in_flight(h, st, now) != 3) return 2;
+        c->inflight_dram++;
+        return 3;
+    }
+    /* from DRAM: into the home, and a copy on the reader's side */
+    unsigned per = h->cfg.fetch / 32, first = (unsigned)(sector % 4) / per * per;
+    unsigned char got = 0;
+    for (unsigned k = first; k < first + per; k++) got |= (unsigned char)(1u << k);
+    for (unsigned p = home;; p = side) {
+        w = way_in(h, P[p], line, &s, 1, c);
+        LRU(P[p], s)[w] = ++h->tick;
+        VALID(P[p], s)[w] |= got;
+        STAMP(P[p], s)[w] = now | 3;
+        if (p == side) break;
+    }
+    c->dram_read += h->cfg.fetch;
+    dram_units(h, sector, c);
+    return 3;
+}
+
 /* The request's distinct sectors in the order its lanes first touch them. */
 static unsigned sectors_of(const coalsim_request *r, sector_at *sec)
 {
@@ -313,6 +437,7 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
     sector_at sec[COALSIM_MAX_WARP * 2];
     unsigned n = sectors_of(r, sec);
     locate(h, l1, sec, n);
+    unsigned side = side_of((unsigned)((r->block + h->sm_shift) % h->cfg.sms));
     int w = -1, w2 = -1;                         /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
     for (unsigned k = 0; k < n; k++) {
         uint64_t line = sec[k].sector / 4, *s = sec[k].set1;
@@ -321,14 +446,16 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         c->l1_sectors++;
         if (r->op == COALSIM_LDGSTS_BYPASS || r->op == COALSIM_BULK_LD) {
             /* cp.async.cg and bulk copies (TMA): read from L2 into shared memory, L1 neither looked up nor filled */
-            (void)l2_access(h, &sec[k], &w2, 0, now, c);
+            if (h->sides) (void)l2_access_sides(h, sec[k].sector, 0, now, side, c);
+            else (void)l2_access(h, &sec[k], &w2, 0, now, c);
             continue;
         }
         if (!reads) {
             /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
              * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
             if (w >= 0) VALID(l1, s)[w] &= (unsigned char)~bit;
-            l2_access(h, &sec[k], &w2, 1, now, c);
+            if (h->sides) l2_access_sides(h, sec[k].sector, 1, now, side, c);
+            else l2_access(h, &sec[k], &w2, 1, now, c);
             continue;
         }
         if (w >= 0 && (VALID(l1, s)[w] & bit)) {
@@ -345,17 +472,20 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
         }
         VALID(l1, s)[w] |= bit;
         LRU(l1, s)[w] = ++h->tick;
-        STAMP(l1, s)[w] = now | l2_access(h, &sec[k], &w2, 0, now, c);
+        STAMP(l1, s)[w] = now | (h->sides ? l2_access_sides(h, sec[k].sector, 0, now, side, c)
+                                         : l2_access(h, &sec[k], &w2, 0, now, c));
     }
 }
 
 uint64_t coalsim_hier_dirty_bytes(const coalsim_hier *h)
 {
-    const cache *l2 = &h->l2;
     uint64_t d = 0;
-    for (unsigned set = 0; set < l2->sets; set++) {
-        const uint64_t *s = l2->mem + (size_t)set * l2->stride;
-        for (unsigned k = 0; k < l2->ways; k++) d += 32u * popcount32(DIRTY(l2, s)[k]);
+    for (int side = 0; side <= h->sides; side++) {
+        const cache *l2 = side ? &h->l2b : &h->l2;
+        for (unsigned set = 0; set < l2->sets; set++) {
+            const uint64_t *s = l2->mem + (size_t)set * l2->stride;
+            for (unsigned k = 0; k < l2->ways; k++) d += 32u * popcount32(DIRTY(l2, s)[k]);
+        }
     }
     return d;
 }

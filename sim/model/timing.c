@@ -203,6 +203,13 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "l2_bytes")) {
             p->l2_bytes = (uint64_t)v;
             continue;
+        } else if (!strcmp(key, "l2_home_mask")) {
+            if (v < 0 || v >= (double)(1u << 21) || v != (double)(uint64_t)v) {
+                snprintf(err, cap, "%s:%lu: l2_home_mask needs address bits within a 2 MiB page (0x1 to 0x1fffff)", name, n);
+                return -1;
+            }
+            p->l2_home_mask = (uint64_t)v;
+            continue;
         }
         for (int i = 0; !dst && i < COALSIM_PIPES; i++)
             if (!strncmp(key, "pipe_", 5) && !strcmp(key + 5, pipe_names[i])) dst = &p->pipe_per_cycle[i];
