@@ -1062,6 +1062,11 @@ coalsim_kernel *coalsim_kernel_load_sass(const char *text, size_t len, const cha
  * __constant__ data and the shared variables' size.  0, or -1 with
  * "NAME:LINE: why" in ERR. */
 int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err, size_t cap);
+/* The same for a listing that need not have every kernel of K (coalsim run
+ * --sass-listing: one listing for a program's modules): a kernel it has runs
+ * from its SASS, any other from K's PTX (coalsim_exec.isa says which). */
+int coalsim_kernel_use_sass_where_listed(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err,
+                                         size_t cap);
 /* The mangled name of the entry NAME selects (as coalsim_kernel_run would;
  * NULL: the only one), or NULL with why in ERR. */
 const char *coalsim_kernel_entry(const coalsim_kernel *k, const char *name, char *err, size_t cap);

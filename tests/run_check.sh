@@ -182,6 +182,24 @@ one = json.load(open(sys.argv[2]))
 assert run["metrics"] == one["metrics"], (run["metrics"], one["metrics"])
 assert run["metrics"]["sm__inst_executed_pipe_tensor_op_gmma.sum"] > 0
 PY
+    # the same program from the H100's SASS listing of hopper.cu (--sass-listing): its checks pass and
+    # each launch issues the H100's warp instructions (ncu: gpu/results/h100/hopper/counters.txt; the
+    # warp-specialised GEMM's try_wait loops spin on the GPU and sleep here: 15,470 against 15,626)
+    "$coalsim" run --json --log-file "$tmp/hsass.json" --sass-listing gpu/results/h100/hopper/sass.txt \
+        "$tmp/hopper" --once >"$tmp/out" 2>"$tmp/err"
+    [ $? = 0 ] && grep -q "^14 passed, 0 failed" "$tmp/out" && ok ||
+        { bad "hopper.cu's own checks under coalsim run --sass-listing"; cat "$tmp/out" "$tmp/err"; }
+    python3 - "$tmp/hsass.json" <<'PY' && ok || bad "hopper.cu's warp instructions from its SASS listing"
+import json, sys
+h100 = {"tma_load_store_2d": 29652, "tma_swizzle_32b": 83968, "tma_swizzle_64b": 68992, "tma_swizzle_128b": 61504,
+        "bulk_copy": 21378, "wgmma_gemm_f16": 25808, "wgmma_gemm_bf16": 25808, "wgmma_gemm_rega": 47760,
+        "wgmma_gemm_mnb": 14024, "wgmma_gemm_noswz": 59584, "wgmma_gemm_tf32": 44880, "wgmma_gemm_e4m3": 16272,
+        "wgmma_gemm_s8": 16272, "wgmma_gemm_ws": 15470}
+got = {l["kernel"]: l["metrics"]["smsp__inst_executed.sum"] for l in json.load(open(sys.argv[1]))["launches"]}
+assert got == h100, got
+PY
+    "$coalsim" run --sass-listing "$tmp/none.sass" "$tmp/hopper" --once >"$tmp/out" 2>"$tmp/err"
+    [ $? = 1 ] && grep -q "none.sass: cannot read" "$tmp/err" && ok || bad "an unreadable --sass-listing"
 else bad "nvcc could not build gpu/hopper/hopper.cu"; cat "$tmp/hopper.log"; fi
 # clusters: __cluster_dims__ and cudaLaunchKernelEx's attribute, distributed shared
 # memory, remote mbarrier arrivals, TMA multicast (gpu/hopper/cluster.cu)
@@ -189,6 +207,12 @@ if "$nvcc" -arch=sm_90a -lineinfo -o "$tmp/cluster" gpu/hopper/cluster.cu >"$tmp
     "$coalsim" run --log-file "$tmp/cluster.txt" "$tmp/cluster" --once >"$tmp/out" 2>"$tmp/err"
     [ $? = 0 ] && grep -q "^6 passed, 0 failed" "$tmp/out" && [ "$(grep -c '^== launch' "$tmp/cluster.txt")" = 6 ] && ok ||
         { bad "cluster.cu's own checks under coalsim run"; cat "$tmp/out" "$tmp/err"; }
+    # with its SASS listing: launches in clusters run from the PTX, gemm_nocluster from the SASS
+    "$coalsim" run --log-file "$tmp/csass.txt" --sass-listing gpu/results/h100/cluster/sass.txt "$tmp/cluster" --once \
+        >"$tmp/out" 2>"$tmp/err"
+    [ $? = 0 ] && grep -q "^6 passed, 0 failed" "$tmp/out" && [ "$(grep -c '^Executed (SASS' "$tmp/csass.txt")" = 1 ] &&
+        [ "$(grep -c '^Executed (PTX' "$tmp/csass.txt")" = 5 ] && ok ||
+        { bad "cluster.cu under coalsim run --sass-listing"; cat "$tmp/out" "$tmp/err"; }
 else bad "nvcc could not build gpu/hopper/cluster.cu"; cat "$tmp/cluster.log"; fi
 
 echo "runcheck: $pass passed, $fail failed"

@@ -24,7 +24,8 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 typedef enum {
     O_HELP, O_VERSION, O_ARCH, O_WARP, O_SECTOR, O_LINE, O_BANKS, O_BWIDTH, O_BMODE, O_JSON, O_CSV, O_PERREQ, O_THREADS,
     O_PICTURE, O_HTML, O_SET, O_HIER, O_PROFILE, O_MLP, O_KERNEL, O_GRID, O_BLOCK, O_CLUSTER, O_ARGS, O_DYNSMEM, O_DEFINE,
-    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2, O_SAMPLE
+    O_INCLUDE, O_COMPILER, O_DUMP, O_SASS, O_PTX, O_SOURCE, O_REGS, O_KNAME, O_LSKIP, O_LCOUNT, O_LOGFILE, O_L2, O_SAMPLE,
+    O_SASSLIST
 } opt_id;
 
 /* One table drives parsing and --help. */
@@ -71,6 +72,7 @@ static const struct option_def {
     {O_LSKIP, "--launch-skip", "N", "run (-s): skip the first N launches the report would show"},
     {O_LCOUNT, "--launch-count", "N", "run (-c): report N launches at most"},
     {O_LOGFILE, "--log-file", "FILE", "run: the report into FILE, not stdout"},
+    {O_SASSLIST, "--sass-listing", "FILE", "run: the program's SASS as the GPU has it (cuobjdump -sass): the kernels it lists run from it, the others from their PTX"},
     {O_HELP, "-h, --help", NULL, "show this help and exit"},
     {O_VERSION, "--version", NULL, "show the version and exit"},
 };
@@ -458,6 +460,7 @@ static int command(int argc, char **argv)
         }
         case O_ARGS: cf.kernel.args = val; break;
         case O_KNAME: cf.ro.kernel_name = val; break;
+        case O_SASSLIST: cf.ro.sass_listing = val; break;
         case O_LSKIP:
         case O_LCOUNT:
             if (val[strspn(val, "0123456789")] || !*val || strlen(val) > 9) {
@@ -635,9 +638,9 @@ static int command(int argc, char **argv)
         free(sets), free(defines), free(includes);
         return usage_error("%s", "--per-request works with text and --json output, not --csv");
     }
-    if (!cf.run && (cf.ro.kernel_name || cf.ro.skip || cf.ro.count || cf.ro.log_file)) {
+    if (!cf.run && (cf.ro.kernel_name || cf.ro.skip || cf.ro.count || cf.ro.log_file || cf.ro.sass_listing)) {
         free(files), free(sets), free(defines), free(includes);
-        return usage_error("%s", "--kernel-name, --launch-skip, --launch-count and --log-file go with coalsim run");
+        return usage_error("%s", "--kernel-name, --launch-skip, --launch-count, --log-file and --sass-listing go with coalsim run");
     }
     if (cf.run) {
         const char *bad_run = NULL;

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "frontend/kernel/readfile.h"
 #include "run.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1 };
@@ -273,6 +274,22 @@ int run_program(const run_opts *o, char **argv)
                         "shared) or with -cudart shared\n", argv[0]);
         return EXIT_FAIL;
     }
+    if (o->sass_listing) {
+        /* a listing that does not parse is the user's error, said once here, not at each module */
+        size_t n;
+        char err[1024], *t = kfile_read(o->sass_listing, &n);
+        if (!t) {
+            fprintf(stderr, "coalsim: %s: cannot read: %s\n", o->sass_listing, strerror(errno));
+            return EXIT_FAIL;
+        }
+        coalsim_kernel *k = coalsim_kernel_load_sass(t, n, o->sass_listing, err, sizeof err);
+        free(t);
+        if (!k) {
+            fprintf(stderr, "coalsim: %s\n", err);
+            return EXIT_FAIL;
+        }
+        coalsim_kernel_free(k);
+    }
     FILE *out = stdout;
     if (o->log_file && !(out = fopen(o->log_file, "w"))) {
         fprintf(stderr, "coalsim: %s: cannot write: %s\n", o->log_file, strerror(errno));
@@ -313,6 +330,7 @@ int run_program(const run_opts *o, char **argv)
         /* paths the driver opens are made absolute: the program may change its folder */
         char abs[8192], cwd[4096];
         if (o->profile) setenv("COALSIM_RUN_PROFILE", realpath(o->profile, abs) ? abs : o->profile, 1);
+        if (o->sass_listing) setenv("COALSIM_RUN_SASS", realpath(o->sass_listing, abs) ? abs : o->sass_listing, 1);
         if (o->html && o->html[0] != '/' && getcwd(cwd, sizeof cwd)) {
             snprintf(abs, sizeof abs, "%s/%s", cwd, o->html);
             setenv("COALSIM_RUN_HTML", abs, 1);

@@ -16,6 +16,7 @@ typedef struct run_opts {
     const char *skip, *count;  /* -s N, -c N (as given) */
     const char *sample;        /* --sample (as given; NULL: off, the program reads what the kernels wrote) */
     const char *log_file;      /* --log-file FILE, or NULL: stdout */
+    const char *sass_listing;  /* --sass-listing FILE: kernels it has run from their SASS, or NULL */
 } run_opts;
 
 /* Run ARGV (ARGV[0] the program) with coalsim's libcuda.so.1 first on its

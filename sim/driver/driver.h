@@ -59,6 +59,9 @@ typedef struct driver {
     const char *html;           /* --html FILE: each reported launch's HTML report, FILE with -N before its extension */
     int have_profile;
     coalsim_profile profile;
+    char *sass_text;            /* --sass-listing's text (COALSIM_RUN_SASS), or NULL: the modules' PTX runs */
+    size_t sass_len;
+    const char *sass_path;
     char device_name[128];
     unsigned sms;
     uint64_t total_mem;

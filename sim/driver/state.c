@@ -8,6 +8,7 @@
 #include "driver/driver.h"
 #include "driver/fatbin.h"
 #include "frontend/kernel/demangle.h"
+#include "frontend/kernel/readfile.h"
 
 #define SM_ARCH 90u                /* the modelled GPU's: an H100 or H200 (sm_90) */
 
@@ -67,6 +68,8 @@ static void setup(driver *d)
         if (!strncmp(k, "regex:", 6))
             d->filter_regex = regcomp(&d->re, k + 6, REG_EXTENDED | REG_NOSUB) == 0 ? 1 : -1;
     }
+    const char *sl = getenv("COALSIM_RUN_SASS");
+    if (sl && *sl && (d->sass_text = kfile_read(sl, &d->sass_len)) != NULL) d->sass_path = sl;
     const char *prof = getenv("COALSIM_RUN_PROFILE");
     if (prof && *prof) {
         FILE *fp = fopen(prof, "r");
@@ -133,6 +136,13 @@ CUresult drv_module_load(driver *d, const void *image, struct drv_module **out)
             if (fp) fprintf(fp, "%s\n", err), fclose(fp);
             free(m);
             return CUDA_ERROR_INVALID_PTX;
+        } else if (d->sass_text && coalsim_kernel_use_sass_where_listed(m->k, d->sass_text, d->sass_len, d->sass_path, err,
+                                                                        sizeof err) != 0) {
+            FILE *fp = run_file(d, "modules", "a");
+            if (fp) fprintf(fp, "%s\n", err), fclose(fp);
+            coalsim_kernel_free(m->k);
+            free(m);
+            return CUDA_ERROR_INVALID_IMAGE;
         } else if (coalsim_kernel_use_memory(m->k, d->mem, err, sizeof err) != 0) {
             coalsim_kernel_free(m->k);
             free(m);

@@ -21,6 +21,7 @@ struct coalsim_kernel {
     char *name;
     ptx_module *mod;
     sass_listing *sass;        /* NULL: run the PTX */
+    int sass_where_listed;     /* a kernel SASS does not have runs from the PTX (coalsim_kernel_use_sass_where_listed) */
     int stub;                  /* the PTX is sass_stub_ptx's: parameters only */
     char *ptx;                 /* the PTX text, its lines cut at '\0' (the source view's text) */
     char *module;              /* the PTX as given (ptxas's input), or NULL for a listing alone */
@@ -108,6 +109,14 @@ int coalsim_kernel_use_sass(coalsim_kernel *k, const char *text, size_t len, con
     }
     sass_listing_free(k->sass);
     k->sass = l;
+    return 0;
+}
+
+int coalsim_kernel_use_sass_where_listed(coalsim_kernel *k, const char *text, size_t len, const char *name, char *err,
+                                         size_t cap)
+{
+    if (coalsim_kernel_use_sass(k, text, len, name, err, cap) != 0) return -1;
+    k->sass_where_listed = 1;
     return 0;
 }
 
@@ -398,6 +407,13 @@ static int fill_params(coalsim_kernel *k, const coalsim_launch *l, const ptx_fun
     return kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap);
 }
 
+/* Whether L runs in clusters of more than one CTA (its own or the kernel's __cluster_dims__). */
+static int in_clusters(const coalsim_launch *l, const pfunc *pf)
+{
+    const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
+    return cl[0] * (cl[1] ? cl[1] : 1) * (cl[2] ? cl[2] : 1) > 1;
+}
+
 /* The launch on the SASS interpreter. */
 static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *entry, ptx_program *prog, kmem *mem,
                     const unsigned char *params, unsigned nthreads, uint64_t user_smem, coalsim_analysis *an,
@@ -405,7 +421,7 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
 {
     const pfunc *pf = prog->funcs[prog->entry];
     const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
-    if (cl[0] * (cl[1] ? cl[1] : 1) * (cl[2] ? cl[2] : 1) > 1) {
+    if (in_clusters(l, pf)) {
         snprintf(err, cap, "%s: a launch in clusters of %u x %u x %u CTAs: clusters run on the PTX path only, not on SASS "
                  "yet (give the .cu or .ptx without --sass)", k->name, cl[0], cl[1] ? cl[1] : 1, cl[2] ? cl[2] : 1);
         return -1;
@@ -656,7 +672,11 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     /* device printf comes out in block order, as from one thread */
     for (unsigned i = 0; l->print && i < k->mod->nfuncs; i++)
         if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
-    rc = k->sass ? run_sass(k, l, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
+    /* a listing that need not have every kernel: the others, and launches in clusters (which the SASS
+     * interpreter does not run yet), run from the PTX */
+    int on_sass = k->sass && (!k->sass_where_listed || (sass_find_func(k->sass, entry->name) >= 0 &&
+                                                        !in_clusters(l, prog.funcs[prog.entry])));
+    rc = on_sass ? run_sass(k, l, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
                  : run_ptx(k, l, &prog, mem, params, nthreads, smem, user, an, cfg, err, cap);
 done_params:
     free(params);
