@@ -9,7 +9,8 @@
  *
  *   SYNCS.EXCH.64 URZ, [a], URv       mbarrier.init: URv:URv+1 is the GPU's initial word
  *                                     ((2^20 - count) << 1, << 11: frontend/mbar.h)
- *   SYNCS.ARRIVE.TRANS64 Rd, [a], Rb  arrive.expect_tx b (one arrival, b bytes expected);
+ *   SYNCS.ARRIVE.TRANS64 Rd, [a], Rb  arrive.expect_tx b (one arrival, b bytes expected); Rd:Rd+1 the state,
+ *                                     the phase arrived in at bit 31 of Rd+1 (what TRYWAIT takes);
  *                  .A1T0              a plain arrive (Rb is RZ);
  *                  .A0TX              complete_tx b (no arrival);
  *                  .RED               the same with no state returned (Rd is RZ)
@@ -185,8 +186,13 @@ HANDLER(mb_arrive)
             if (b.pending == 0)
                 return sass_fail(x, in, "an arrival on the mbarrier at shared 0x%llx, which waits for none in this phase "
                                  "(lane %d, warp %u)", (unsigned long long)a, l, w->index);
-            /* the state: the phase it arrived in, the arrivals the phase waited for (the PTX interpreter's) */
-            if (d != SASS_RZ) w->r[d][l] = b.phase | (uint32_t)b.pending << 1;
+            /* the state, a register pair: the phase it arrived in at bit 31 of the high word (where
+             * TRYWAIT reads a parity: libcu++'s cuda::barrier waits on it), and in the low word the
+             * PTX interpreter's (phase, and the arrivals the phase waited for) */
+            if (d != SASS_RZ) {
+                w->r[d][l] = b.phase | (uint32_t)b.pending << 1;
+                if (d + 1 < SASS_RZ) w->r[d + 1][l] = (uint32_t)b.phase << 31;
+            }
             b.pending--;
             sb_mark(x, a, x->sb_now);
         }
