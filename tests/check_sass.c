@@ -369,6 +369,47 @@ static coalsim_kernel *listing(const char *text)
     return k;
 }
 
+START_TEST(test_sass_mbarrier_arrive_returns_the_phase_it_arrived_in_where_trywait_reads_it)
+{
+    /* two warps, an mbarrier of 64 (SYNCS.EXCH.64 of the GPU's initial word for 64), two rounds of
+     * arrive and wait on the arrive's own state (as libcu++'s cuda::barrier does): the state's high
+     * word has the phase at bit 31, 0 in the first round and 1 in the second */
+    static const char text[] =
+        "\tcode for sm_90\n\t\tFunction : _Z3barPj\n"
+        "\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n"
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0010*/                   UMOV UR4, 0x400 ;\n"
+        "        /*0020*/                   UMOV UR6, 0x1fff80 ;\n"
+        "        /*0030*/                   UMOV UR7, 0x7ffe0000 ;\n"
+        "        /*0040*/                   SYNCS.EXCH.64 URZ, [UR4], UR6 ;\n"
+        "        /*0050*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+        "        /*0060*/                   MOV R3, 0x12345 ;\n"
+        "        /*0070*/                   SYNCS.ARRIVE.TRANS64.A1T0 R2, [UR4], RZ ;\n"
+        "        /*0080*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR4], R3 ;\n"
+        "        /*0090*/                   MOV R8, R3 ;\n"
+        "        /*00a0*/                   SYNCS.ARRIVE.TRANS64.A1T0 R2, [UR4], RZ ;\n"
+        "        /*00b0*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR4], R3 ;\n"
+        "        /*00c0*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+        "        /*00d0*/                   ULDC.64 UR8, c[0x0][0x208] ;\n"
+        "        /*00e0*/                   IMAD.WIDE.U32 R4, R0, 0x8, R4 ;\n"
+        "        /*00f0*/                   STG.E desc[UR8][R4.64], R8 ;\n"
+        "        /*0100*/                   STG.E desc[UR8][R4.64+0x4], R3 ;\n"
+        "        /*0110*/                   EXIT ;\n"
+        "        /*0120*/                   BRA 0x120;\n\t\t..........\n";
+    coalsim_kernel *k = listing(text);
+    char err[1024];
+    unsigned g[3] = {1, 1, 1}, b[3] = {64, 1, 1};
+    ck_assert_msg(launch(k, "bar", g, b, 16, "P:512", 1, err, NULL) == 0, "%s", err);
+    uint32_t w[128];
+    ck_assert_int_eq(coalsim_kernel_read(k, "P", 0, w, sizeof w), 0);
+    for (unsigned t = 0; t < 64; t++) {
+        ck_assert_uint_eq(w[2 * t], 0);
+        ck_assert_uint_eq(w[2 * t + 1], 0x80000000u);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_sass_pipe_counts_of_the_hand_listing_are_exact)
 {
     /* tests/cli/sass_hand.sass's hand with n = 1000 (no lane equal: the
@@ -608,6 +649,7 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp);
     tcase_add_test(tc, test_sass_time_of_a_kernel_with_a_profile_is_modelled);
     tcase_add_test(tc, test_sass_full_listing_gives_its_registers);
+    tcase_add_test(tc, test_sass_mbarrier_arrive_returns_the_phase_it_arrived_in_where_trywait_reads_it);
     suite_add_tcase(s, tc);
     return s;
 }
