@@ -161,6 +161,13 @@ HANDLER(mb_init)
     return 0;
 }
 
+/* Lane L's mbarrier, IN's operand 1: *A its shared address, *P its bytes, *B the object. */
+static int lane_mb(sctx *x, swarp *w, const sinst *in, int l, uint64_t *a, unsigned char **p, mbar *b)
+{
+    *a = sass_lane_addr(w, &in->o[1], l) & 0xffffffffu;
+    return mb_at(x, w, in, *a, p, b);
+}
+
 /* SYNCS.ARRIVE.TRANS64{.RED}{.A1T0|.A0TX} Rd, [a], Rb: a lane at a time, in lane order */
 HANDLER(mb_arrive)
 {
@@ -169,10 +176,10 @@ HANDLER(mb_arrive)
     unsigned d = in->o[0].reg;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint64_t a = sass_lane_addr(w, &in->o[1], l) & 0xffffffffu;
+        uint64_t a;
         unsigned char *p;
         mbar b;
-        if (mb_at(x, w, in, a, &p, &b) != 0) return -1;
+        if (lane_mb(x, w, in, l, &a, &p, &b) != 0) return -1;
         uint64_t v = B[l];
         if (in->sub != AR_PLAIN && v > (uint64_t)MB_MAX_TX)
             return sass_fail(x, in, "a transaction count of %llu bytes (at most 2^20-1; lane %d, warp %u)",
@@ -212,10 +219,10 @@ HANDLER(mb_trywait)
     uint64_t ready = 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint64_t a = sass_lane_addr(w, &in->o[1], l) & 0xffffffffu;
+        uint64_t a;
         unsigned char *p;
         mbar b;
-        if (mb_at(x, w, in, a, &p, &b) != 0) return -1;
+        if (lane_mb(x, w, in, l, &a, &p, &b) != 0) return -1;
         if (b.phase != B[l] >> 31) done |= 1u << l;
         uint64_t r = sb_ready(x, a);
         if (r > ready) ready = r;
