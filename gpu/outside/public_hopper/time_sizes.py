@@ -7,7 +7,7 @@ A list (heldout7.list) has lines "KERNEL M,N,K".  Two steps:
       harness checks every output entry, then makes one timed launch), keeping the
       JSON log of each in DIR:
         python3 gpu/outside/public_hopper/time_sizes.py predict LIST DIR \\
-            --coalsim build/coalsim --harness HARNESS [--profile h100] [--jobs 2]
+            --coalsim build/coalsim --harness HARNESS [--profile h100] [--jobs 2] [--sass-listing LISTING]
       The first launch is cold (none of its data in L2, as ncu times it), the second
       starts with the L2 the first left (as a cudaEvent loop's launches do).
 
@@ -47,8 +47,10 @@ def log_path(d, k, mnk):
 
 def predict_one(args, k, mnk):
     log = log_path(args.dir, k, mnk)
-    cmd = [args.coalsim, "run", "--hier", "--profile", args.profile, "--json", "--log-file", log,
-           args.harness, "--mnk", mnk, "--only", k, "--time", "--trials", "1", "--launches", "1"]
+    cmd = [args.coalsim, "run", "--hier", "--profile", args.profile, "--json", "--log-file", log]
+    if args.sass_listing:
+        cmd += ["--sass-listing", args.sass_listing]
+    cmd += [args.harness, "--mnk", mnk, "--only", k, "--time", "--trials", "1", "--launches", "1"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     with open(log[:-5] + ".txt", "w") as f:
         f.write(" ".join(cmd) + "\n" + p.stdout)
@@ -134,6 +136,7 @@ def main():
     p.add_argument("--harness", required=True)
     p.add_argument("--profile", default="h100")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--sass-listing", help="the harness's SASS listing (make_listing.sh): its kernels run from it")
     c = sub.add_parser("compare")
     c.add_argument("list")
     c.add_argument("dir")
