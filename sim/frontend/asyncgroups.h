@@ -1,5 +1,6 @@
 /* cp.async groups in a warp's critical path, for both interpreters'
- * schedulers (ptx_sched.c, sass_sched.c): a copy (cp.async, LDGSTS) joins
+ * schedulers (ptx_sched.c, sass_sched.c), and below the other timing of the
+ * asynchronous path they share (mbarriers' ready times, TMA rounds): a copy (cp.async, LDGSTS) joins
  * the open group and arrives when its load would; a commit
  * (cp.async.commit_group, LDGDEPBAR) closes the group; a wait
  * (cp.async.wait_group N, DEPBAR.LE SB0, N) waits for every committed group
@@ -44,6 +45,54 @@ static inline uint64_t async_wait(async_groups *g, uint64_t n)
         if (g->done[k] > ready) ready = g->done[k];
     if (n == 0) g->n = 0, g->folded = 0;
     return ready;
+}
+
+/* Hopper's asynchronous path, the same for both schedulers: when each of a
+ * block's mbarriers (by a key the interpreter makes of its address) last had
+ * an arrival or a copy's bytes in, read by the waits on it. */
+typedef struct mbar_times {
+    struct {
+        uint64_t key, ready;
+    } e[64];
+    unsigned n;                 /* barriers kept; more are untimed */
+} mbar_times;
+
+static inline void mbar_times_mark(mbar_times *m, uint64_t key, uint64_t t)
+{
+    unsigned i = 0;
+    while (i < m->n && m->e[i].key != key) i++;
+    if (i == m->n) {
+        if (m->n == sizeof m->e / sizeof m->e[0]) return;
+        m->e[m->n].key = key;
+        m->e[m->n++].ready = 0;
+    }
+    if (t > m->e[i].ready) m->e[i].ready = t;
+}
+
+static inline uint64_t mbar_times_ready(const mbar_times *m, uint64_t key)
+{
+    for (unsigned i = 0; i < m->n; i++)
+        if (m->e[i].key == key) return m->e[i].ready;
+    return 0;
+}
+
+/* A producer thread's tensor copies (gpu/probes/tma_pipe.cu): they move
+ * WINDOW bytes a round of ROUND; copies issued while earlier ones are still
+ * on their way join their rounds, and a copy is in when the round holding
+ * its last byte ends, whatever its mbarrier. */
+typedef struct tma_rounds {
+    uint64_t free;              /* when its last copy's bytes are in */
+    uint64_t start;             /* when its rounds began (the engine idle before) */
+    uint64_t bytes;             /* and their bytes since */
+} tma_rounds;
+
+/* When a copy of BYTES issued at NOW is in. */
+static inline uint64_t tma_rounds_ready(tma_rounds *r, uint64_t now, uint64_t bytes, uint64_t round, uint64_t window)
+{
+    if (now >= r->free) r->start = now, r->bytes = 0;
+    r->bytes += bytes;
+    r->free = r->start + round * ((r->bytes + window - 1) / window);
+    return r->free;
 }
 
 #endif

@@ -424,9 +424,7 @@ typedef struct pwarp {
     int bar_counted;           /* W_BAR: at a barrier with a thread count (named: bar.sync id, n), released by its arrivals */
     int gmma_done;             /* its rows of the wgmma it is at were computed by its warpgroup's last warp */
     uint64_t cl_arrived;       /* barrier.cluster: 1 + the phase its arrive joined, 0: none pending */
-    uint64_t sb_tma_free;      /* when its last tensor copy's bytes are in (ptx_sched_tma_ready) */
-    uint64_t sb_tma_start;     /* when its copies' rounds began (the engine idle before) */
-    uint64_t sb_tma_bytes;     /* and their bytes since */
+    tma_rounds sb_tma;         /* its tensor copies' rounds (ptx_sched_tma_ready) */
     struct ploop *loop;        /* the loop it may jump in (ptx_loop.c; made at first use) */
     uint8_t loop_rec;          /* recording the iteration it runs */
 } pwarp;
@@ -463,8 +461,7 @@ typedef struct pctx {
     uint64_t sb_now, sb_wait_until;
     double sb_smem_wf;          /* the shared wavefronts the instruction running asked for (ptx_sched_smem) */
     double sb_smem_joined;      /* a joined group's wavefronts as one LDS (< 0: not joined) */
-    struct { uint64_t key, ready; } sb_mbar[64];
-    unsigned sb_nmbar;
+    mbar_times sb_mbar;
     uint64_t cluster_id;
     uint64_t smem_bytes;
     const uint8_t *kparams;     /* the kernel's parameter bytes */

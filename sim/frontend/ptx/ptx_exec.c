@@ -716,7 +716,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     unsigned nwarps = wpb * x->ncta;
     place_ctas(x, b);
     x->cl_phase = x->cl_count = 0;
-    x->sb_nmbar = 0;
+    x->sb_mbar.n = 0;
     sm_port_block(&x->sb_smport);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     if (x->nwarps < nwarps) {
@@ -748,7 +748,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->cl_arrived = 0;
         w->bar_counted = 0;
         w->gmma_done = 0;
-        w->sb_tma_free = w->sb_tma_start = w->sb_tma_bytes = 0;
+        w->sb_tma = (tma_rounds){0};
         ptx_loop_block(w);
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);

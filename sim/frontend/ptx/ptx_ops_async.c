@@ -56,25 +56,10 @@ static uint64_t mb_key(const pctx *x, uint64_t a)
 /* The mbarrier at shared address A has something in at scoreboard time T. */
 static void sb_mark(pctx *x, uint64_t a, uint64_t t)
 {
-    if (!x->sb_on) return;
-    uint64_t key = mb_key(x, a);
-    unsigned i = 0;
-    while (i < x->sb_nmbar && x->sb_mbar[i].key != key) i++;
-    if (i == x->sb_nmbar) {
-        if (x->sb_nmbar == sizeof x->sb_mbar / sizeof x->sb_mbar[0]) return;    /* more barriers than kept: untimed */
-        x->sb_mbar[x->sb_nmbar].key = key;
-        x->sb_mbar[x->sb_nmbar++].ready = 0;
-    }
-    if (t > x->sb_mbar[i].ready) x->sb_mbar[i].ready = t;
+    if (x->sb_on) mbar_times_mark(&x->sb_mbar, mb_key(x, a), t);
 }
 
-static uint64_t sb_ready(const pctx *x, uint64_t a)
-{
-    uint64_t key = mb_key(x, a);
-    for (unsigned i = 0; i < x->sb_nmbar; i++)
-        if (x->sb_mbar[i].key == key) return x->sb_mbar[i].ready;
-    return 0;
-}
+static uint64_t sb_ready(const pctx *x, uint64_t a) { return mbar_times_ready(&x->sb_mbar, mb_key(x, a)); }
 
 /* Complete BYTES of the transaction count of the mbarrier at shared address A;
  * the bytes are in at READY (scoreboard time). */

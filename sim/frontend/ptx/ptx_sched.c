@@ -869,10 +869,7 @@ uint64_t ptx_sched_tma_ready(pctx *x, pwarp *w, uint64_t bytes)
 {
     if (!x->sb_on) return 0;
     if (!x->sb_tma_round) return ptx_sched_load_ready(x);
-    if (x->sb_now >= w->sb_tma_free) w->sb_tma_start = x->sb_now, w->sb_tma_bytes = 0;
-    w->sb_tma_bytes += bytes;
-    w->sb_tma_free = w->sb_tma_start + x->sb_tma_round * ((w->sb_tma_bytes + x->sb_tma_window - 1) / x->sb_tma_window);
-    return w->sb_tma_free;
+    return tma_rounds_ready(&w->sb_tma, x->sb_now, bytes, x->sb_tma_round, x->sb_tma_window);
 }
 
 void ptx_sched_finish(pctx *x)

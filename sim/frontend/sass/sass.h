@@ -183,7 +183,10 @@ typedef struct sinst {
     uint16_t sb_src[SASS_SB_SRCS], sb_dst[SASS_SB_DSTS];
 } sinst;
 
-enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT, SASS_ASYNC_GMMA, SASS_ASYNC_GMMA_WAIT };
+/* in->async: LDGSTS (a copy), LDGDEPBAR (commit), DEPBAR.LE SB0 (wait); HGMMA (its gsb0 commits) and
+ * WARPGROUP.DEPBAR.LE gsb0 (wait) */
+enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT, SASS_ASYNC_GMMA, SASS_ASYNC_GMMA_COMMIT,
+       SASS_ASYNC_GMMA_WAIT };
 #define SF_SIGNED 1
 #define SF_X 2                 /* .X: carry in */
 #define SF_HI 4
@@ -265,7 +268,7 @@ typedef struct swarp {
     uint64_t sb_pipe[COALSIM_PIPES];   /* and on each pipe */
     async_groups sb_async;     /* LDGSTS groups (LDGDEPBAR closes one; DEPBAR.LE SB0, N waits) */
     async_groups sb_gmma;      /* HGMMA groups (gsb0 closes one; WARPGROUP.DEPBAR.LE gsb0, N waits) */
-    uint64_t sb_tma_free, sb_tma_start, sb_tma_bytes;   /* its tensor copies' rounds (sass_ops_async.c) */
+    tma_rounds sb_tma;         /* its tensor copies' rounds (asyncgroups.h) */
     uint8_t gmma_done;         /* its warpgroup's HGMMA was computed by the group's last warp to arrive */
     /* loops sampled inside blocks (sass_loop.c) */
     struct sloop *loop;        /* the loop it is in, made at its first back edge */
@@ -300,8 +303,7 @@ typedef struct sctx {
     /* Hopper's asynchronous path (sass_ops_async.c): when each mbarrier
      * (by shared offset) last had something in, a tensor copies' round
      * (packed cycles) of sb_tma_window bytes, a wgmma cycle in SM cycles */
-    struct { uint32_t key; uint64_t ready; } sb_mbar[64];
-    unsigned sb_nmbar;
+    mbar_times sb_mbar;
     uint64_t sb_tma_round, sb_tma_window;
     double sb_gmma_cycles;
     struct tma_merge *tma_merge;           /* boxes read by CTAs of a merge domain at once (tmamerge.h) */
@@ -367,9 +369,6 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m);
  * and STS do not queue so). */
 int sass_sched_shared(sctx *x, const coalsim_request *r);
 void sass_sched_smem(sctx *x, swarp *w, const sinst *in);
-/* The time model's part of warp W's HGMMA IN issued at packed time T
- * (sass_ops_async.c). */
-void sass_sched_gmma(sctx *x, swarp *w, const sinst *in, uint64_t t);
 /* The block's warps all arrived at a barrier: it opens. */
 void sass_sched_barrier(sctx *x, unsigned nwarps);
 /* The block is done: its path into x->exec. */

@@ -53,10 +53,6 @@
 #define HANDLER(name) static int name(sctx *x, swarp *w, const sinst *in, uint32_t m)
 #define DECODE(name) static int name(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap)
 
-#define LOADS_BITS 24
-#define CYC(c) ((uint64_t)(c) << LOADS_BITS)
-#define LOADS_MASK ((1ull << LOADS_BITS) - 1)
-
 /* in->sub for SYNCS.ARRIVE: the arrivals and what Rb's bytes do */
 enum { AR_EXPECT, AR_PLAIN, AR_COMPLETE };
 /* in->sub2 for HGMMA */
@@ -102,25 +98,10 @@ static int mb_at(sctx *x, swarp *w, const sinst *in, uint64_t a, unsigned char *
 /* The mbarrier at shared A has something in at packed time T (the time model's). */
 static void sb_mark(sctx *x, uint64_t a, uint64_t t)
 {
-    if (!x->sb_on) return;
-    uint32_t key = (uint32_t)(a & 0xffffff);
-    unsigned i = 0;
-    while (i < x->sb_nmbar && x->sb_mbar[i].key != key) i++;
-    if (i == x->sb_nmbar) {
-        if (x->sb_nmbar == sizeof x->sb_mbar / sizeof x->sb_mbar[0]) return;   /* more than kept: untimed */
-        x->sb_mbar[x->sb_nmbar].key = key;
-        x->sb_mbar[x->sb_nmbar++].ready = 0;
-    }
-    if (t > x->sb_mbar[i].ready) x->sb_mbar[i].ready = t;
+    if (x->sb_on) mbar_times_mark(&x->sb_mbar, a & 0xffffff, t);
 }
 
-static uint64_t sb_ready(const sctx *x, uint64_t a)
-{
-    uint32_t key = (uint32_t)(a & 0xffffff);
-    for (unsigned i = 0; i < x->sb_nmbar; i++)
-        if (x->sb_mbar[i].key == key) return x->sb_mbar[i].ready;
-    return 0;
-}
+static uint64_t sb_ready(const sctx *x, uint64_t a) { return mbar_times_ready(&x->sb_mbar, a & 0xffffff); }
 
 /* BYTES of the mbarrier at A's transaction count are in at READY. */
 static int mb_complete(sctx *x, swarp *w, const sinst *in, uint64_t a, uint64_t bytes, uint64_t ready)
@@ -138,7 +119,8 @@ static int mb_complete(sctx *x, swarp *w, const sinst *in, uint64_t a, uint64_t 
     return 0;
 }
 
-/* The first lane of M (the uniform datapath's instructions run once a warp). */
+/* The first lane of M (the uniform datapath's instructions run once a warp; their errors name
+ * that lane, and a copy's, which no lane owns, lane 0). */
 static int lead(uint32_t m) { return __builtin_ctz(m); }
 
 /* SYNCS.EXCH.64 URZ, [a], URv: mbarrier.init */
@@ -296,7 +278,7 @@ static int q_global(void *c, uint64_t a, unsigned n, unsigned char **p, uint64_t
 {
     bulk_q *q = c;
     *report = a;
-    return sass_global_at(q->x, q->w, q->in, a, n, lead(0xffffffffu), p);
+    return sass_global_at(q->x, q->w, q->in, a, n, 0, p);
 }
 
 /* When a tensor copy of BYTES warp W issues now is in: the producer's
@@ -307,10 +289,7 @@ static uint64_t tma_ready(sctx *x, swarp *w, uint64_t bytes)
 {
     if (!x->sb_on) return 0;
     if (!x->sb_tma_round) return x->sb_now + x->sb_load_lat;
-    if (x->sb_now >= w->sb_tma_free) w->sb_tma_start = x->sb_now, w->sb_tma_bytes = 0;
-    w->sb_tma_bytes += bytes;
-    w->sb_tma_free = w->sb_tma_start + x->sb_tma_round * ((w->sb_tma_bytes + x->sb_tma_window - 1) / x->sb_tma_window);
-    return w->sb_tma_free;
+    return tma_rounds_ready(&w->sb_tma, x->sb_now, bytes, x->sb_tma_round, x->sb_tma_window);
 }
 
 /* The 128-byte tensor map at generic address A: the parameters' window
@@ -327,7 +306,7 @@ static int read_tmap(sctx *x, swarp *w, const sinst *in, uint64_t a, tmap *t)
     } else {
         for (unsigned k = 0; k < TMAP_BYTES; k += 16) {
             unsigned char *g;
-            if (sass_global_at(x, w, in, a + k, 16, lead(0xffffffffu), &g) != 0) return -1;
+            if (sass_global_at(x, w, in, a + k, 16, 0, &g) != 0) return -1;
             memcpy(bytes + k, g, 16);
         }
     }
@@ -403,7 +382,7 @@ HANDLER(bulk)
     q_start(&q, x, w, in, store ? COALSIM_BULK_ST : COALSIM_BULK_LD);
     for (uint64_t o = 0; o < n; o += 16) {
         unsigned char *gp;
-        if (sass_global_at(x, w, in, gl + o, 16, lead(0xffffffffu), &gp) != 0) return -1;
+        if (sass_global_at(x, w, in, gl + o, 16, 0, &gp) != 0) return -1;
         if (store) memcpy(gp, sp + o, 16);
         else memcpy(sp + o, gp, 16);
         if (q_piece(&q, gl + o) != 0) return -1;
@@ -482,24 +461,6 @@ HANDLER(gmma)
     /* a warpgroup reads its A (unless in registers) and B once: a quarter a warp (ncu, H100) */
     x->exec.gmma_smem_bytes += ((in->sub2 & GM_REG_A) ? 0 : 64u * k * eb / 4) + n * k * eb / 4;
     return 0;
-}
-
-/* The time model's part of an HGMMA warp W issued at packed time T (called
- * by sass_sched_issue): it holds its warp's sub-partition tensor pipe N/2
- * cycles at the tensor clock, as many HMMA.16816 as the profile's pipe
- * does in them (the pipe class counted one); its group is done when its
- * last one is. */
-void sass_sched_gmma(sctx *x, swarp *w, const sinst *in, uint64_t t)
-{
-    double units = in->width * x->sb_pipe_rate[COALSIM_PIPE_TENSOR] * x->sb_gmma_cycles;
-    if (units > 1) x->exec.pipe_inst[COALSIM_PIPE_TENSOR] += units - 1;
-    uint64_t v = t + x->sb_lat[COALSIM_LAT_MMA];
-    if (x->sb_smport.tensor[0].room) {
-        uint64_t r = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, units)) + (t & LOADS_MASK);
-        if (r > v) v = r;
-    }
-    async_copy(&w->sb_gmma, v);
-    if (in->sub2 & GM_GSB) async_commit(&w->sb_gmma);
 }
 
 /* ---- the rest ---- */

@@ -89,7 +89,8 @@ void sass_sched_decode(const sraw *ri, sinst *in)
     in->sb_nsrc = in->sb_ndst = 0;
     int gmma = in->fn && (!strncmp(ri->op, "HGMMA", 5) || !strncmp(ri->op, "IGMMA", 5) || !strncmp(ri->op, "QGMMA", 5));
     in->async = !strncmp(ri->op, "LDGSTS", 6) ? SASS_ASYNC_COPY : !strncmp(ri->op, "LDGDEPBAR", 9) ? SASS_ASYNC_COMMIT
-              : !strncmp(ri->op, "DEPBAR", 6) ? SASS_ASYNC_WAIT : gmma ? SASS_ASYNC_GMMA
+              : !strncmp(ri->op, "DEPBAR", 6) ? SASS_ASYNC_WAIT
+              : gmma ? (ri->nops && ri->ops[ri->nops - 1].kind == SO_GSB ? SASS_ASYNC_GMMA_COMMIT : SASS_ASYNC_GMMA)
               : !strncmp(ri->op, "WARPGROUP.DEPBAR", 16) ? SASS_ASYNC_GMMA_WAIT : SASS_ASYNC_NONE;
     if (in->guard >= 0 && in->guard % 8 != SASS_PT)
         add(in->sb_src, &in->sb_nsrc, SASS_SB_SRCS, in->guard < 8 ? SASS_SB_P + in->guard : SASS_SB_UP + in->guard - 8);
@@ -199,10 +200,10 @@ void sass_sched_block_start(sctx *x, unsigned nwarps)
         memset(w->sb_pipe, 0, sizeof w->sb_pipe);
         w->sb_async = (async_groups){0};
         w->sb_gmma = (async_groups){0};
-        w->sb_tma_free = w->sb_tma_start = w->sb_tma_bytes = 0;
+        w->sb_tma = (tma_rounds){0};
     }
     x->sb_bar = 0;
-    x->sb_nmbar = 0;
+    x->sb_mbar.n = 0;
     sm_port_block(&x->sb_smport);
 }
 
@@ -228,6 +229,24 @@ static uint64_t port(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t t)
     return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
 }
 
+/* An HGMMA (IGMMA, QGMMA) warp W issues at T: it holds its warp's
+ * sub-partition tensor pipe N/2 cycles at the tensor clock, as many
+ * HMMA.16816 as the profile's pipe does in them (its pipe class counted
+ * one), on the launch's pipe term and on the block's path; its group is done
+ * when its last one is (ptx_sched_tensor's rule for wgmma). */
+static void gmma(sctx *x, swarp *w, const sinst *in, uint64_t t)
+{
+    double units = in->width * x->sb_pipe_rate[COALSIM_PIPE_TENSOR] * x->sb_gmma_cycles;   /* width: N / 8 */
+    if (units > 1) x->exec.pipe_inst[COALSIM_PIPE_TENSOR] += units - 1;
+    uint64_t v = t + x->sb_lat[COALSIM_LAT_MMA];
+    if (x->sb_smport.tensor[0].room) {
+        uint64_t r = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, units)) + (t & LOADS_MASK);
+        if (r > v) v = r;
+    }
+    async_copy(&w->sb_gmma, v);
+    if (in->async == SASS_ASYNC_GMMA_COMMIT) async_commit(&w->sb_gmma);
+}
+
 /* LDGSTS, LDGDEPBAR, DEPBAR.LE SB0, N at issue time *T (asyncgroups.h):
  * the copy arrives when a load would. */
 static void async_step(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t *t)
@@ -241,6 +260,8 @@ static void async_step(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t 
         if (ready > *t) *t = ready;
         break;
     }
+    case SASS_ASYNC_GMMA:
+    case SASS_ASYNC_GMMA_COMMIT: gmma(x, w, in, *t); break;
     case SASS_ASYNC_GMMA_WAIT: {
         uint64_t n = in->nops && in->o[in->nops - 1].kind == SO_IMM ? in->o[in->nops - 1].imm : 0;
         uint64_t ready = async_wait(&w->sb_gmma, n);
@@ -256,8 +277,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     uint64_t t = w->sb_t;
     for (unsigned k = 0; k < in->sb_nsrc; k++)
         if (w->sb_ready[in->sb_src[k]] > t) t = w->sb_ready[in->sb_src[k]];
-    if (in->async && in->async != SASS_ASYNC_GMMA) async_step(x, w, in, m, &t);
-    if (in->async == SASS_ASYNC_GMMA) sass_sched_gmma(x, w, in, t);
+    if (in->async) async_step(x, w, in, m, &t);
     w->sb_t = t + CYC(1);
     w->sb_issued++;
     if (in->pipe < COALSIM_PIPES) w->sb_pipe[in->pipe]++;
