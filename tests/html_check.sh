@@ -11,15 +11,27 @@ trap 'rm -rf "$tmp"' EXIT
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "html_check: chromium is not installed (tests/install-deps.sh installs it)" >&2; exit 1; }
 status=0
+# A screenshot of $tmp/r.html into $tmp/shot.png, the browser's log into $tmp/log.  A headless chromium
+# that starts on a fresh profile now and then exits without one (seen on a new machine's first run),
+# so a missing screenshot is tried once more before it counts.
+shoot() {
+    for try in 1 2; do
+        rm -f "$tmp/shot.png"
+        timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+            --disable-background-networking --disable-component-update --disable-sync \
+            --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --hide-scrollbars \
+            --window-size=1200,1400 --screenshot="$tmp/shot.png" "file://$tmp/r.html" > "$tmp/log" 2>&1 || true
+        [ -s "$tmp/shot.png" ] && return 0
+        [ $try = 1 ] && echo "html_check: no screenshot, trying again"
+    done
+    return 0
+}
 # the third with a predicted time: its terms drawn as bars (timechart.c)
 for t in traces/add_offset.trace traces/smem_rect.trace "--hier --profile gpu/profiles/h100.txt traces/transpose1.trace"; do
     # shellcheck disable=SC2086  # the third's options split on purpose
     "$bin" --html "$tmp/r.html" $t > /dev/null
     case $t in --hier*) grep -q 'class="timechart"' "$tmp/r.html" || { echo "html_check: $t: no time chart"; status=1; } ;; esac
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --hide-scrollbars \
-        --window-size=1200,1400 --screenshot="$tmp/shot.png" "file://$tmp/r.html" > "$tmp/log" 2>&1 || true
+    shoot
     if grep -E "CONSOLE|Uncaught" "$tmp/log" > "$tmp/console"; then
         echo "html_check: $t: console messages:"; cat "$tmp/console"; status=1
     fi
