@@ -403,6 +403,105 @@ START_TEST(test_a_sass_mbarrier_that_never_completes_is_a_deadlock_naming_the_ba
 }
 END_TEST
 
+/* ---- clusters from the H100's SASS (gpu/hopper/cluster.cu, gpu/results/h100/cluster/sass.txt) ---- */
+
+#define CLUSTER_CU_PTX "gpu/hopper/cluster.ptx"
+#define CLUSTER_SASS "gpu/results/h100/cluster/sass.txt"
+
+static coalsim_kernel *load_cluster_cu(int sass)
+{
+    coalsim_kernel *k = load_ptx_file(CLUSTER_CU_PTX);
+    if (!sass) return k;
+    size_t len;
+    char err[1024];
+    char *t = read_whole_file(CLUSTER_SASS, &len);
+    int rc = coalsim_kernel_use_sass(k, t, len, CLUSTER_SASS, err, sizeof err);
+    free(t);
+    ck_assert_msg(rc == 0, "%s", err);
+    return k;
+}
+
+/* cluster.cu's launches at its check size (cluster --size check: its
+ * host code's grids and clusters), the buffers they write, and what the
+ * H100 counted (gpu/results/h100/cluster/counters.txt): warp instructions,
+ * then requests and sectors of loads, stores and atomics on another CTA's
+ * shared memory */
+static const struct {
+    const char *kernel, *args, *outs[3];
+    unsigned grid[3], block, cluster[3];
+    uint64_t inst, dreq[3], dsec[3];
+} cluster_launches[] = {
+    {"cluster_ids", "out:288K", {"out:294912"}, {6, 4, 2}, 96, {0, 0, 0}, 12960, {0, 0, 0}, {0, 0, 0}},
+    {"dsmem_ring", "out:128K,counters:1K,olds:32K", {"out:131072", "counters:1024", "olds:32768"}, {32, 1, 1}, 256,
+     {4, 1, 1}, 45896, {1024, 0, 192}, {4096, 0, 192}},
+    {"remote_mbarrier", "out:16K", {"out:16384"}, {16, 1, 1}, 128, {0, 0, 0}, 6464, {0, 128, 0}, {0, 512, 0}},
+    {"tma_multicast", "tin:192K=iotaf:1@f32:256x192:32x32:none,out:384K,256,192", {"out:393216"}, {16, 3, 1}, 256,
+     {2, 1, 1}, 97584, {0, 0, 0}, {0, 0, 0}},
+};
+
+START_TEST(test_the_h100s_sass_of_cluster_kernels_writes_what_their_ptx_does_and_issues_the_h100s_instructions)
+{
+    /* cluster special registers from bank 0 (SR_CgaCtaId and the shape at
+     * c[0x0][0x140..0x188]), generic LD/ST/ATOM on another CTA's shared
+     * window, UCGABAR_ARV/WAIT, remote SYNCS arrivals, UTMALDG.MULTICAST:
+     * the SASS run writes what the PTX run does, issues the H100's
+     * instructions, and counts the H100's distributed-shared requests */
+    static const char *const ops[3] = {"ld", "st", "atom"};
+    for (size_t i = 0; i < sizeof cluster_launches / sizeof cluster_launches[0]; i++) {
+        coalsim_analysis *an[2];
+        coalsim_kernel *k[2];
+        for (int sass = 0; sass < 2; sass++) {
+            char err[1024];
+            k[sass] = load_cluster_cu(sass);
+            coalsim_launch l = {.block = {cluster_launches[i].block, 1, 1}, .args = cluster_launches[i].args};
+            memcpy(l.grid, cluster_launches[i].grid, sizeof l.grid);
+            memcpy(l.cluster, cluster_launches[i].cluster, sizeof l.cluster);
+            int rc = kernel_launch(k[sass], cluster_launches[i].kernel, l, err, &an[sass]);
+            ck_assert_msg(rc == 0, "%s (%s): %s", cluster_launches[i].kernel, sass ? "SASS" : "PTX", err);
+        }
+        for (int o = 0; o < 3 && cluster_launches[i].outs[o]; o++) {
+            char name[32];
+            size_t n = strcspn(cluster_launches[i].outs[o], ":");
+            memcpy(name, cluster_launches[i].outs[o], n);
+            name[n] = '\0';
+            size_t bytes = (size_t)strtoul(cluster_launches[i].outs[o] + n + 1, NULL, 10);
+            unsigned char *bp = malloc(bytes), *bs = malloc(bytes);
+            ck_assert_int_eq(coalsim_kernel_read(k[0], name, 0, bp, bytes), 0);
+            ck_assert_int_eq(coalsim_kernel_read(k[1], name, 0, bs, bytes), 0);
+            ck_assert_msg(memcmp(bp, bs, bytes) == 0, "%s: '%s' differs between the SASS and PTX runs",
+                          cluster_launches[i].kernel, name);
+            free(bp), free(bs);
+        }
+        ck_assert_uint_eq(kernel_metric(an[1], "smsp__inst_executed.sum"), cluster_launches[i].inst);
+        for (int j = 0; j < 3; j++) {
+            char m[96];
+            snprintf(m, sizeof m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_%s.sum", ops[j]);
+            ck_assert_msg(kernel_metric(an[1], m) == cluster_launches[i].dreq[j], "%s: %s %llu", cluster_launches[i].kernel,
+                          m, (unsigned long long)kernel_metric(an[1], m));
+            snprintf(m, sizeof m, "l1tex__t_sectors_pipe_lsu_mem_dshared_op_%s.sum", ops[j]);
+            ck_assert_msg(kernel_metric(an[1], m) == cluster_launches[i].dsec[j], "%s: %s %llu", cluster_launches[i].kernel,
+                          m, (unsigned long long)kernel_metric(an[1], m));
+        }
+        for (int sass = 0; sass < 2; sass++) coalsim_analysis_free(an[sass]), coalsim_kernel_free(k[sass]);
+    }
+}
+END_TEST
+
+START_TEST(test_a_sass_cluster_barrier_some_ctas_never_reach_is_a_deadlock_naming_it)
+{
+    /* remote_mbarrier's two CTAs meet at barrier.cluster; in clusters of
+     * four, ranks 2 and 3 send to no one and none sends to them: their
+     * waits never complete, and the error says what each warp waits for */
+    coalsim_kernel *k = load_cluster_cu(1);
+    char err[1024];
+    coalsim_launch l = {.grid = {16, 1, 1}, .block = {128, 1, 1}, .cluster = {4, 1, 1}, .args = "out:16K"};
+    int rc = kernel_launch(k, "remote_mbarrier", l, err, NULL);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "deadlock") != NULL, "%s", err);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* ---- clusters (tests/kernels/cluster.cu) ---- */
 
 #define CLUSTER_PTX "tests/kernels/cluster.ptx"
@@ -824,6 +923,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_tma_load_fills_zeros_outside_the_tensor_and_the_store_clips_at_its_edges);
     tcase_add_test(core, test_the_h100s_sass_of_each_hopper_kernel_writes_what_its_ptx_does_and_issues_the_h100s_instructions);
     tcase_add_test(core, test_the_h100s_sass_of_a_warp_specialised_pipeline_computes_the_product);
+    tcase_add_test(core, test_the_h100s_sass_of_cluster_kernels_writes_what_their_ptx_does_and_issues_the_h100s_instructions);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
     tcase_add_test(core, test_a_warpgroups_wgmmas_hold_its_tensor_pipes_n_over_2_cycles_each_on_its_blocks_path);
@@ -847,6 +947,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(lim, test_an_mbarrier_that_never_completes_is_a_deadlock_naming_what_it_waits_for);
     tcase_add_test(lim, test_an_mbarrier_used_before_init_is_an_error);
     tcase_add_test(lim, test_a_sass_mbarrier_that_never_completes_is_a_deadlock_naming_the_barrier);
+    tcase_add_test(lim, test_a_sass_cluster_barrier_some_ctas_never_reach_is_a_deadlock_naming_it);
     tcase_add_test(lim, test_a_tensor_map_that_does_not_fit_its_buffer_is_an_args_error);
     tcase_add_test(lim, test_a_cluster_that_does_not_tile_the_grid_is_an_error);
     suite_add_tcase(s, lim);

@@ -407,25 +407,14 @@ static int fill_params(coalsim_kernel *k, const coalsim_launch *l, const ptx_fun
     return kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap);
 }
 
-/* Whether L runs in clusters of more than one CTA (its own or the kernel's __cluster_dims__). */
-static int in_clusters(const coalsim_launch *l, const pfunc *pf)
-{
-    const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
-    return cl[0] * (cl[1] ? cl[1] : 1) * (cl[2] ? cl[2] : 1) > 1;
-}
-
 /* The launch on the SASS interpreter. */
 static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *entry, ptx_program *prog, kmem *mem,
                     const unsigned char *params, unsigned nthreads, uint64_t user_smem, coalsim_analysis *an,
                     const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     const pfunc *pf = prog->funcs[prog->entry];
+    /* clusters: the launch's, or the kernel's __cluster_dims__ */
     const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
-    if (in_clusters(l, pf)) {
-        snprintf(err, cap, "%s: a launch in clusters of %u x %u x %u CTAs: clusters run on the PTX path only, not on SASS "
-                 "yet (give the .cu or .ptx without --sass)", k->name, cl[0], cl[1] ? cl[1] : 1, cl[2] ? cl[2] : 1);
-        return -1;
-    }
     sass_launch_info li = {.mem = mem, .blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .params = params,
                            .param_bytes = pf->param_bytes, .const_bank = prog->const_bank,
                            .const_bytes = prog->const_bytes, .static_smem = prog->static_smem,
@@ -434,6 +423,8 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
                            .user_smem = user_smem, .sample = l->sample, .sms = cfg->hier ? cfg->hier->sms : 0};
     memcpy(li.grid, l->grid, sizeof li.grid);
     memcpy(li.block, l->block, sizeof li.block);
+    li.explicit_cluster = cl[0] != 0;
+    for (int d = 0; d < 3 && cl[0]; d++) li.cluster[d] = cl[d] ? cl[d] : 1;
     uint32_t poff[64], psize[64], palign[64];
     if (entry->nparams <= 64) {
         for (unsigned i = 0; i < entry->nparams; i++)
@@ -672,10 +663,8 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     /* device printf comes out in block order, as from one thread */
     for (unsigned i = 0; l->print && i < k->mod->nfuncs; i++)
         if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
-    /* a listing that need not have every kernel: the others, and launches in clusters (which the SASS
-     * interpreter does not run yet), run from the PTX */
-    int on_sass = k->sass && (!k->sass_where_listed || (sass_find_func(k->sass, entry->name) >= 0 &&
-                                                        !in_clusters(l, prog.funcs[prog.entry])));
+    /* a listing that need not have every kernel: the others run from the PTX */
+    int on_sass = k->sass && (!k->sass_where_listed || sass_find_func(k->sass, entry->name) >= 0);
     rc = on_sass ? run_sass(k, l, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
                  : run_ptx(k, l, &prog, mem, params, nthreads, smem, user, an, cfg, err, cap);
 done_params:

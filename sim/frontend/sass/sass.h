@@ -45,6 +45,12 @@
 #define SASS_GEN_CBANK0 0x400000000000ull
 #define SASS_LOCAL_TOP 0x1000000ull
 #define SASS_LOCAL_MAX 0x100000ull
+/* A cluster's CTAs, at most (the H100's non-portable size).  A shared
+ * address names its CTA by rank in bits 24 and up (ULEA UR, SR_CgaCtaId,
+ * off, 0x18; mapa is a PRMT of the rank into them); those bits are the
+ * rank itself, 0 for a block of no cluster. */
+#define SASS_MAX_CLUSTER 16
+#define SASS_CL_SHIFT 24
 
 /* ---- operands ---- */
 typedef enum {
@@ -245,6 +251,9 @@ typedef struct swarp {
     uint32_t ur[64];           /* UR0..UR62, URZ */
     uint32_t p[8];             /* lane masks of P0..P6, PT */
     uint8_t up[8];             /* UP0..UP6, UPT */
+    unsigned cta;              /* its CTA's rank in the cluster (SR_CgaCtaId) */
+    uint64_t cl_arrived;       /* UCGABAR_ARV: 1 + the cluster barrier's phase it arrived in; 0: none pending */
+    int bar_counted;           /* at a barrier with a thread count: 1 + its id (0: none, or __syncthreads) */
     sstack_entry *stack;
     uint32_t sp, cap;
     /* BSYNCs that groups of lanes issued on arriving apart: the lanes counted
@@ -275,16 +284,31 @@ typedef struct swarp {
     uint8_t loop_rec;          /* recording the iteration it runs */
 } swarp;
 
+/* A CTA of the cluster a worker runs (a block of no cluster: cta[0]). */
+typedef struct scta {
+    uint64_t block_id;
+    unsigned bx, by, bz;
+    uint8_t *smem;
+    uint64_t tma_loads;        /* its tensor loads so far */
+} scta;
+
 typedef struct sctx {
     const sprog *prog;
     kmem *mem;
     kmem_tlb tlb;
     coalsim_sink sink;
     unsigned grid[3], block[3];
+    /* the CTA whose warp runs (sass_select_cta): its block, its shared memory */
     uint64_t block_id;
     unsigned bx, by, bz;
     uint8_t *smem;
     uint64_t smem_bytes;       /* the reserved bytes, the variables and the dynamic ones */
+    /* clusters: NCTA CTAs of CDIM run together, the grid's units are clusters */
+    unsigned ncta, cdim[3], cur;
+    int explicit_cluster;
+    scta cta[SASS_MAX_CLUSTER];
+    uint64_t cl_phase, cl_count;           /* the cluster barrier (UCGABAR): its phase, the threads arrived in it */
+    unsigned bar_arrived[SASS_MAX_CLUSTER][16];   /* barriers with a thread count: warps arrived, by CTA and id */
     uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
     coalsim_exec exec;
     const coalsim_arch *arch;  /* the analysis's, for requests modelled here (cp.async) */
@@ -307,7 +331,6 @@ typedef struct sctx {
     uint64_t sb_tma_round, sb_tma_window;
     double sb_gmma_cycles;
     struct tma_merge *tma_merge;           /* boxes read by CTAs of a merge domain at once (tmamerge.h) */
-    uint64_t tma_loads;                    /* the block's tensor loads so far */
     swarp *warps;
     unsigned nwarps;
     /* loops sampled inside blocks (sass_loop.c), when loop_on */
@@ -321,7 +344,12 @@ typedef struct sctx {
     char err[512];
 } sctx;
 
+/* Run cluster B (block B where X->ncta is 1) to its end.  0, or -1 with X->err. */
 int sass_run_block(sctx *x, uint64_t b);
+/* Make the CTA of rank R the one running (its block, its shared memory). */
+void sass_select_cta(sctx *x, unsigned r);
+/* The threads of the cluster that have not exited. */
+uint64_t sass_cluster_live(const sctx *x);
 
 /* ---- loops sampled inside blocks (sass_loop.c) ----
  * Setup: the worker may jump over iterations from now on.  0, or -1 if
@@ -409,6 +437,8 @@ typedef struct sass_launch_info {
     void *progress_ctx;
     coalsim_sample_cfg sample;     /* which blocks run */
     unsigned sms;                  /* the GPU's SMs (a sample's window) */
+    unsigned cluster[3];           /* CTAs a cluster (0s: no clusters); the grid a multiple of it */
+    int explicit_cluster;          /* the launch or the kernel asked for clusters (%is_explicit_cluster) */
 } sass_launch_info;
 
 /* A PTX module of empty entries, one a function of L, with the parameters

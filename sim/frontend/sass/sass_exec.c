@@ -50,7 +50,7 @@ static uint32_t sreg_value(const sctx *x, const swarp *w, unsigned id, unsigned 
     case 12: return lane == 31 ? 0 : ~((2u << lane) - 1);
     case 13: return ~((1u << lane) - 1);
     case 14: return 0;                       /* SRZ */
-    case 15: return 0;                       /* SR_CgaCtaId: no clusters */
+    case 15: return w->cta;                  /* SR_CgaCtaId: the CTA's rank in its cluster */
     case 17: return w->index;
     case 18: return (uint32_t)(x->block_id % 132);
     case 19: return (uint32_t)w->clock;
@@ -293,6 +293,28 @@ static int run_warp(sctx *x, swarp *w)
         case SK_BAR:
             top->pc++;
             if (m) {
+                if (in->sub2) {
+                    /* a barrier with a thread count: each warp arriving counts 32; the
+                     * last arrival releases the warps waiting at it */
+                    uint32_t ti[32], tn[32];
+                    int l = __builtin_ctz(m);
+                    unsigned id = sass_src(x, w, &in->o[0], ti)[l], n = sass_src(x, w, &in->o[1], tn)[l];
+                    if (id > 15 || n == 0 || n % 32)
+                        return sass_fail(x, in, "barrier %u with a count of %u threads (ids 0-15, counts multiples of 32)",
+                                         id, n);
+                    unsigned *arrived = &x->bar_arrived[w->cta][id];
+                    if (32 * ++*arrived >= n) {
+                        *arrived = 0;
+                        unsigned wpb = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+                        swarp *cw = x->warps + (size_t)w->cta * wpb;
+                        for (unsigned k = 0; k < wpb; k++)
+                            if (cw[k].state == SW_BAR && cw[k].bar_counted == (int)id + 1)
+                                cw[k].state = SW_RUN, cw[k].bar_counted = 0;
+                        break;
+                    }
+                    if (in->sub) break;          /* BAR.ARV: on without waiting */
+                    w->bar_counted = (int)id + 1;
+                }
                 w->state = SW_BAR;
                 return 0;
             }
@@ -332,16 +354,78 @@ static int deadlock(sctx *x, swarp *warps, unsigned nwarps)
                      what, asleep > named ? "; ..." : "");
 }
 
+void sass_select_cta(sctx *x, unsigned r)
+{
+    const scta *c = &x->cta[r];
+    x->cur = r;
+    x->block_id = c->block_id;
+    x->bx = c->bx, x->by = c->by, x->bz = c->bz;
+    x->smem = c->smem;
+}
+
+uint64_t sass_cluster_live(const sctx *x)
+{
+    uint64_t n = 0;
+    unsigned wpb = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+    for (unsigned k = 0; k < wpb * x->ncta; k++) n += (unsigned)__builtin_popcount(x->warps[k].alive & ~x->warps[k].exited);
+    return n;
+}
+
+/* The CTAs of cluster C (block C without clusters): clusters tile the grid,
+ * rank r of a cluster at x + y * dimx + z * dimx * dimy within it (as the
+ * PTX interpreter places them). */
+static void place_ctas(sctx *x, uint64_t c)
+{
+    unsigned gcx = x->grid[0] / x->cdim[0], gcy = x->grid[1] / x->cdim[1];
+    unsigned cx = (unsigned)(c % gcx), cy = (unsigned)(c / gcx % gcy), cz = (unsigned)(c / ((uint64_t)gcx * gcy));
+    for (unsigned r = 0; r < x->ncta; r++) {
+        scta *t = &x->cta[r];
+        t->bx = cx * x->cdim[0] + r % x->cdim[0];
+        t->by = cy * x->cdim[1] + r / x->cdim[0] % x->cdim[1];
+        t->bz = cz * x->cdim[2] + r / (x->cdim[0] * x->cdim[1]);
+        t->block_id = t->bx + (uint64_t)x->grid[0] * (t->by + (uint64_t)x->grid[1] * t->bz);
+        t->tma_loads = 0;
+        memset(t->smem, 0, (size_t)x->smem_bytes);
+    }
+}
+
+/* Open the BAR.SYNC of every CTA all of whose warps left wait at it.
+ * Returns how many warps it let go. */
+static unsigned open_barriers(sctx *x, unsigned wpb)
+{
+    swarp *all = x->warps;
+    unsigned opened = 0;
+    for (unsigned r = 0; r < x->ncta; r++) {
+        swarp *cw = all + (size_t)r * wpb;
+        unsigned waiting = 0, live = 0;
+        for (unsigned k = 0; k < wpb; k++) waiting += cw[k].state == SW_BAR && !cw[k].bar_counted, live += cw[k].state != SW_DONE;
+        if (!live || waiting != live) continue;
+        if (x->sb_on) {
+            x->warps = cw;           /* the time model sees one block's warps */
+            sass_sched_barrier(x, wpb);
+            x->warps = all;
+        }
+        for (unsigned k = 0; k < wpb; k++)
+            if (cw[k].state == SW_BAR && !cw[k].bar_counted) cw[k].state = SW_RUN, opened++;
+    }
+    return opened;
+}
+
 int sass_run_block(sctx *x, uint64_t b)
 {
     const sprog *p = x->prog;
     unsigned nthreads = x->block[0] * x->block[1] * x->block[2];
-    unsigned nwarps = (nthreads + 31) / 32;
-    x->block_id = b;
-    x->bx = (unsigned)(b % x->grid[0]);
-    x->by = (unsigned)(b / x->grid[0] % x->grid[1]);
-    x->bz = (unsigned)(b / ((uint64_t)x->grid[0] * x->grid[1]));
-    memset(x->smem, 0, (size_t)x->smem_bytes);
+    unsigned wpb = (nthreads + 31) / 32;
+    if (!x->ncta) {
+        /* no clusters set up: one CTA, this worker's shared memory */
+        x->cdim[0] = x->cdim[1] = x->cdim[2] = 1;
+        x->ncta = 1;
+        x->cta[0].smem = x->smem;
+    }
+    unsigned nwarps = wpb * x->ncta;
+    place_ctas(x, b);
+    x->cl_phase = x->cl_count = 0;
+    memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     if (x->nwarps < nwarps) {
         swarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return sass_fail(x, NULL, "out of memory");
@@ -364,22 +448,28 @@ int sass_run_block(sctx *x, uint64_t b)
         w->state = SW_RUN;
         w->gmma_done = 0;
         w->clock = 0;
-        w->index = k;
+        w->index = k % wpb;
+        w->cta = k / wpb;
+        w->cl_arrived = 0;
+        w->bar_counted = 0;
         sass_loop_block(w);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
-        unsigned lanes = nthreads - k * 32 < 32 ? nthreads - k * 32 : 32;
+        unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;
         w->alive = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
         if (push(w, 0, p->ncode, w->alive) != 0) return sass_fail(x, NULL, "out of memory");
         x->exec.warps_launched++;
     }
-    x->exec.blocks++;
+    x->exec.blocks += x->ncta;
     if (x->sb_on) sass_sched_block_start(x, nwarps);
-    x->tma_loads = 0;
+    sass_select_cta(x, 0);
     int rc = 0;
     while (rc == 0) {
         uint64_t before = x->exec.inst_executed;
         for (unsigned k = 0; k < nwarps && rc == 0; k++)
-            if (warps[k].state == SW_RUN) rc = run_warp(x, &warps[k]);
+            if (warps[k].state == SW_RUN) {
+                if (x->ncta > 1) sass_select_cta(x, warps[k].cta);
+                rc = run_warp(x, &warps[k]);
+            }
         if (rc) break;
         unsigned live = 0, waiting = 0, asleep = 0;
         for (unsigned k = 0; k < nwarps; k++) {
@@ -388,19 +478,34 @@ int sass_run_block(sctx *x, uint64_t b)
             asleep += warps[k].state == SW_WAIT;
         }
         if (!live) break;
-        if (waiting == live && x->sb_on) sass_sched_barrier(x, nwarps);
-        if (waiting == live)
-            for (unsigned k = 0; k < nwarps; k++)
-                if (warps[k].state == SW_BAR) warps[k].state = SW_RUN;
-        if (!asleep) continue;
-        /* a pass in which no warp issued anything, every warp asleep or at a
-         * barrier that cannot open: nothing will change */
-        if (x->exec.inst_executed == before && waiting + asleep == live && waiting != live)
+        unsigned opened = waiting ? open_barriers(x, wpb) : 0;
+        if (!asleep) {
+            if (opened) continue;
+            /* every live warp at a barrier that cannot open: one CTA's warps
+             * wait at its barrier while another CTA's have exited */
+            if (x->exec.inst_executed == before) {
+                if (x->ncta > 1) sass_select_cta(x, 0);
+                return deadlock(x, warps, nwarps);
+            }
+            continue;
+        }
+        /* a pass in which no warp issued anything and no barrier opened,
+         * every warp asleep or at a barrier: nothing will change */
+        if (x->exec.inst_executed == before && !opened) {
+            if (x->ncta > 1) sass_select_cta(x, 0);
             return deadlock(x, warps, nwarps);
+        }
         for (unsigned k = 0; k < nwarps; k++)
             if (warps[k].state == SW_WAIT) warps[k].state = SW_RUN;
     }
-    if (rc == 0 && x->sb_on) sass_sched_block_end(x, nwarps);
+    if (rc == 0 && x->sb_on) {
+        swarp *all = x->warps;
+        for (unsigned r = 0; r < x->ncta; r++) {
+            x->warps = all + (size_t)r * wpb;
+            sass_sched_block_end(x, wpb);
+        }
+        x->warps = all;
+    }
     return rc;
 }
 

@@ -2,6 +2,7 @@
  * decoded once, the constant banks the driver would fill (bank 0: the launch
  * and the parameters; bank 3: the __constant__ data), one interpreter state a
  * worker, the blocks spread over the workers by grid_run. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,10 +89,29 @@ static int fill_banks(sprog *p, const sass_launch_info *li, char *err, size_t ca
             memcpy(b0 + o, li->params + li->param_off[i], li->param_size[i]);
         o += li->param_size[i];
     }
-    /* sm_90: the parameters' generic address */
+    /* sm_90: the parameters' generic address, and the cluster's shape
+     * (gpu/results/h100/cluster's listing of cluster_ids against its PTX):
+     * 0x140 %is_explicit_cluster, 0x144.. %cluster_nctaid, 0x150.. their
+     * reciprocals as floats (%clusterid = trunc(ctaid * them)), 0x15c..
+     * %nclusterid, 0x188 %cluster_nctarank */
     if (p->param_base >= 0x1a0) {
         uint64_t gp = SASS_GEN_CBANK0 + p->param_base;
         memcpy(b0 + 0x198, &gp, 8);
+        put32(b0, 0x140, (uint32_t)li->explicit_cluster);
+        unsigned n = 1;
+        for (int d = 0; d < 3; d++) {
+            unsigned c = li->cluster[d] ? li->cluster[d] : 1;
+            /* rounded up, so that a multiple of c truncates to its quotient */
+            float inv = 1.0f / (float)c;
+            if (inv * (float)c < 1.0f) inv = nextafterf(inv, 2.0f);
+            uint32_t bits;
+            memcpy(&bits, &inv, 4);
+            put32(b0, 0x144 + 4u * (unsigned)d, c);
+            put32(b0, 0x150 + 4u * (unsigned)d, bits);
+            put32(b0, 0x15c + 4u * (unsigned)d, li->grid[d] / c);
+            n *= c;
+        }
+        put32(b0, 0x188, n);
     }
     for (uint32_t o = 0; o < BANK4_BYTES; o += 8) {
         put32(p->bank[4], o, o);
@@ -154,9 +174,10 @@ static int run_block(void *w, uint64_t b, coalsim_sink sink, char *err, size_t c
         snprintf(err, cap, "%s", x->err);
         return -1;
     }
-    if (wk->sm_seen) {
-        wk->sm_seen[b % wk->sms] += (double)(x->loop_seen - seen0);
-        wk->sm_skip[b % wk->sms] += x->loop_fig[0] - skip0;
+    for (unsigned r = 0; wk->sm_seen && r < x->ncta; r++) {
+        unsigned sm = (unsigned)((b * x->ncta + r) % wk->sms);
+        wk->sm_seen[sm] += (double)(x->loop_seen - seen0) / x->ncta;
+        wk->sm_skip[sm] += (x->loop_fig[0] - skip0) / x->ncta;
     }
     return 0;
 }
@@ -266,6 +287,14 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
     unsigned held = !cfg->hier || !cfg->profile ? 0 :
                 sm_port_held(cfg->limits, li->block[0] * li->block[1] * li->block[2],
                               lst->funcs[fi].regs ? lst->funcs[fi].regs : li->regs, user_smem, li->blocks, cfg->hier->sms);
+    unsigned cdim[3], ncta = 1;
+    for (int d = 0; d < 3; d++) ncta *= cdim[d] = li->cluster[d] ? li->cluster[d] : 1;
+    if (ncta > SASS_MAX_CLUSTER || li->grid[0] % cdim[0] || li->grid[1] % cdim[1] || li->grid[2] % cdim[2]) {
+        snprintf(err, cap, "%s: a cluster of %u x %u x %u CTAs for a grid of %u x %u x %u: the H100 holds clusters of at "
+                 "most %d CTAs, and each of the grid's dimensions must be a multiple of the cluster's", kernel, cdim[0],
+                 cdim[1], cdim[2], li->grid[0], li->grid[1], li->grid[2], SASS_MAX_CLUSTER);
+        goto done;
+    }
     wk = calloc(nthreads, sizeof *wk);
     wp = calloc(nthreads, sizeof *wp);
     if (!wk || !wp) {
@@ -289,6 +318,13 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         memcpy(x->block, li->block, sizeof x->block);
         x->smem_bytes = smem;
         x->smem = calloc(1, smem + 16);
+        /* clusters: each worker runs whole clusters, their CTAs together */
+        x->ncta = ncta;
+        memcpy(x->cdim, cdim, sizeof cdim);
+        x->explicit_cluster = li->explicit_cluster;
+        x->cta[0].smem = x->smem;
+        for (unsigned r = 1; r < ncta; r++)
+            if (!(x->cta[r].smem = calloc(1, smem + 16))) x->smem = NULL;
         x->icount = calloc(2 * (size_t)p.ncode + 2, sizeof *x->icount);
         x->exec.isa = "SASS";
         x->arch = &cfg->arch;
@@ -304,10 +340,13 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         }
         wp[t] = &wk[t];
     }
+    /* the grid's units, and a sample's, are clusters: a window is a wave of blocks in clusters */
+    uint64_t wave = coalsim_sample_window(li->blocks, li->block[0] * li->block[1] * li->block[2], li->sms);
     grid_sampling sp = {.cfg = li->sample, .work = work_of, .held = kmem_held, .held_ctx = li->mem,
                         .footprint = kmem_footprint(li->mem), .loops = loops_on, .skipped = loops_skipped,
-                        .window = coalsim_sample_window(li->blocks, li->block[0] * li->block[1] * li->block[2], li->sms)};
-    grid_job job = {.blocks = li->blocks, .threads = nthreads, .workers = wp, .run = run_block,
+                        .window = wave / ncta ? wave / ncta : 1};
+    if (sp.cfg.mode == COALSIM_SAMPLE_BLOCKS) sp.cfg.blocks = sp.cfg.blocks / ncta ? sp.cfg.blocks / ncta : 1;
+    grid_job job = {.blocks = li->blocks / ncta, .threads = nthreads, .workers = wp, .run = run_block,
                     .ordered = cfg->hier != NULL || cfg->each != NULL, .progress = li->progress,
                     .progress_ctx = li->progress_ctx, .sample = &sp};
     if (grid_run(&job, an, cfg, err, cap) != 0) goto done;
@@ -358,12 +397,14 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
         free(sp.ran);
         goto done;
     }
-    if (grid_extrapolate(&sp, an, 1, err, cap) != 0) goto done;
+    if (grid_extrapolate(&sp, an, ncta, err, cap) != 0) goto done;
     rc = 0;
 done:
     if (wk)
         for (unsigned t = 0; t < nthreads; t++) {
-            free(wk[t].x.smem);
+            /* x.smem is the CTA that ran last: each CTA's memory is freed through cta[] */
+            if (!wk[t].x.cta[0].smem) free(wk[t].x.smem);
+            for (unsigned r = 0; r < SASS_MAX_CLUSTER; r++) free(wk[t].x.cta[r].smem);
             sass_ctx_free(&wk[t].x);
             free(wk[t].sm_seen), free(wk[t].sm_skip);
         }

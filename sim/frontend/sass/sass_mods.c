@@ -19,7 +19,7 @@ static const struct {
     {"LOP3", "LUT"}, {"ULOP3", "LUT"}, {"PLOP3", "LUT"}, {"UPLOP3", "LUT"},
     {"ISETP", "F LT EQ LE GT NE GE T U32 S32 AND OR XOR EX"}, {"UISETP", "F LT EQ LE GT NE GE T U32 S32 AND OR XOR EX"},
     {"SEL", ""}, {"USEL", ""}, {"IMNMX", "U32 S32"}, {"UIMNMX", "U32 S32"}, {"VIMNMX", "U32 S32"}, {"VIADD", ""},
-    {"VIADDMNMX", "U32 S32"}, {"MOV", ""}, {"UMOV", ""}, {"R2UR", ""}, {"S2R", ""}, {"S2UR", ""}, {"CS2R", ""},
+    {"VIADDMNMX", "U32 S32"}, {"MOV", ""}, {"UMOV", ""}, {"R2UR", "OR"}, {"S2R", ""}, {"S2UR", ""}, {"CS2R", ""},
     {"LDC", "64"}, {"ULDC", "64"}, {"FLO", "U32 S32 SH"}, {"UFLO", "U32 S32 SH"}, {"POPC", ""}, {"UPOPC", ""},
     {"BREV", ""}, {"UBREV", ""}, {"IABS", ""}, {"BMSK", ""}, {"UBMSK", ""}, {"SGXT", "U32"}, {"USGXT", "U32"},
     {"PRMT", ""}, {"UPRMT", ""}, {"R2P", ""}, {"P2R", ""},

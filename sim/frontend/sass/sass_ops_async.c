@@ -13,10 +13,13 @@
  *                                     the phase arrived in at bit 31 of Rd+1 (what TRYWAIT takes);
  *                  .A1T0              a plain arrive (Rb is RZ);
  *                  .A0TX              complete_tx b (no arrival);
+ *                  .ART0              Rb arrivals at once (mbarrier.arrive's count), no bytes;
  *                  .RED               the same with no state returned (Rd is RZ)
  *   SYNCS.PHASECHK.TRANS64.TRYWAIT Pd, [a], Rb   try_wait.parity: bit 31 of Rb is the parity
  *   UTMALDG.nD [URs], [URm]           URs: shared destination, URs+1 the mbarrier, URs+2.. the
  *                                     coordinates; URm:URm+1 the tensor map's generic address
+ *   UTMALDG.nD.MULTICAST [URs], [URm], URc   the same into each CTA of the cluster whose bit
+ *                                     of URc >> 16 is set (ctaMask), at the same offset
  *   UTMASTG.nD [URs], [URm]           URs: shared source, URs+1.. the coordinates
  *   UBLKCP.S.G [URs], [URg], URn      global URg:URg+1 to shared URs (URs+1 the mbarrier),
  *                                     (URn & 0xffff) x 16 bytes
@@ -54,7 +57,7 @@
 #define DECODE(name) static int name(sprog *p, const sraw *ri, sinst *in, char *err, size_t cap)
 
 /* in->sub for SYNCS.ARRIVE: the arrivals and what Rb's bytes do */
-enum { AR_EXPECT, AR_PLAIN, AR_COMPLETE };
+enum { AR_EXPECT, AR_PLAIN, AR_COMPLETE, AR_COUNT };
 /* in->sub2 for HGMMA */
 #define GM_REG_A 1
 #define GM_SCALE_PRED 2      /* the scale-d predicate is an operand (in->sub3: its index) */
@@ -63,20 +66,21 @@ enum { AR_EXPECT, AR_PLAIN, AR_COMPLETE };
 
 /* ---- shared memory and the mbarriers ---- */
 
-/* Shared::cluster address A for N bytes of warp W: *P.  0, or -1 with the
- * GPU's error (another CTA's memory: no clusters here; outside the block's
- * shared memory). */
+/* Shared::cluster address A for N bytes of warp W: *P, in the shared
+ * memory of the CTA whose rank bits 24 and up give.  0, or -1 with the
+ * GPU's error (no such CTA; outside the block's shared memory). */
 static int shared_at(sctx *x, swarp *w, const sinst *in, uint64_t a, uint64_t n, unsigned char **p)
 {
     a &= 0xffffffffu;
-    if (a >> 24)
-        return sass_fail(x, in, "shared address 0x%llx is CTA %llu's of a cluster: clusters run on the PTX path only, "
-                         "not on SASS yet (warp %u)", (unsigned long long)a, (unsigned long long)(a >> 24), w->index);
-    if (a < x->prog->smem_reserved || a >= x->smem_bytes || x->smem_bytes - a < n)
+    uint64_t r = a >> SASS_CL_SHIFT, off = a & ((1u << SASS_CL_SHIFT) - 1);
+    if (r >= x->ncta)
+        return sass_fail(x, in, "shared address 0x%llx is in the CTA of rank %llu of a cluster of %u (warp %u)",
+                         (unsigned long long)a, (unsigned long long)r, x->ncta, w->index);
+    if (off < x->prog->smem_reserved || off >= x->smem_bytes || x->smem_bytes - off < n)
         return sass_fail(x, in, "shared bytes [0x%llx, 0x%llx) are outside the block's shared memory [0x%llx, 0x%llx) "
-                         "(warp %u)", (unsigned long long)a, (unsigned long long)(a + n),
+                         "(warp %u)", (unsigned long long)off, (unsigned long long)(off + n),
                          (unsigned long long)x->prog->smem_reserved, (unsigned long long)x->smem_bytes, w->index);
-    *p = x->smem + a;
+    *p = x->cta[r].smem + off;
     return 0;
 }
 
@@ -163,7 +167,11 @@ HANDLER(mb_arrive)
         mbar b;
         if (lane_mb(x, w, in, l, &a, &p, &b) != 0) return -1;
         uint64_t v = B[l];
-        if (in->sub != AR_PLAIN && v > (uint64_t)MB_MAX_TX)
+        if (in->sub == AR_COUNT && (v == 0 || v > b.pending))
+            return sass_fail(x, in, "an arrival of %llu on the mbarrier at shared 0x%llx, which waits for %u in this "
+                             "phase (lane %d, warp %u)", (unsigned long long)v, (unsigned long long)a, b.pending, l,
+                             w->index);
+        if (in->sub != AR_PLAIN && in->sub != AR_COUNT && v > (uint64_t)MB_MAX_TX)
             return sass_fail(x, in, "a transaction count of %llu bytes (at most 2^20-1; lane %d, warp %u)",
                              (unsigned long long)v, l, w->index);
         if (in->sub == AR_EXPECT) b.tx += (int64_t)v;
@@ -182,7 +190,7 @@ HANDLER(mb_arrive)
                 w->r[d][l] = b.phase | (uint32_t)b.pending << 1;
                 if (d + 1 < SASS_RZ) w->r[d + 1][l] = (uint32_t)b.phase << 31;
             }
-            b.pending--;
+            b.pending -= in->sub == AR_COUNT ? (unsigned)v : 1;
             sb_mark(x, a, x->sb_now);
         }
         mb_settle(&b);
@@ -216,8 +224,46 @@ HANDLER(mb_trywait)
     return 0;
 }
 
+/* ---- the cluster's barrier ---- */
+
+/* a phase completes when every thread of the cluster that has not exited has arrived */
+static void cluster_settle(sctx *x)
+{
+    if (x->cl_count && x->cl_count >= sass_cluster_live(x)) {
+        x->cl_phase++;
+        x->cl_count = 0;
+    }
+}
+
+/* UCGABAR_ARV: barrier.cluster.arrive */
+HANDLER(cl_arrive)
+{
+    if (w->cl_arrived)
+        return sass_fail(x, in, "UCGABAR_ARV again before its UCGABAR_WAIT (warp %u of CTA rank %u)", w->index, w->cta);
+    x->cl_count += (unsigned)__builtin_popcount(m);
+    w->cl_arrived = 1 + x->cl_phase;
+    cluster_settle(x);
+    return 0;
+}
+
+/* UCGABAR_WAIT: barrier.cluster.wait; 1 (the warp sleeps) until the phase its arrive joined completes */
+HANDLER(cl_wait)
+{
+    (void)in, (void)m;
+    if (!w->cl_arrived) return 0;
+    cluster_settle(x);
+    if (x->cl_phase < w->cl_arrived) return 1;
+    w->cl_arrived = 0;
+    return 0;
+}
+
 void sass_wait_describe(sctx *x, swarp *w, const sinst *in, char *buf, size_t cap)
 {
+    if (in->fn == cl_wait) {
+        snprintf(buf, cap, "the cluster's barrier (UCGABAR_WAIT: %llu of %llu threads arrived)",
+                 (unsigned long long)x->cl_count, (unsigned long long)sass_cluster_live(x));
+        return;
+    }
     if (in->fn != mb_trywait) {
         snprintf(buf, cap, "the other warps of its warpgroup at %s", in->text);
         return;
@@ -228,11 +274,12 @@ void sass_wait_describe(sctx *x, swarp *w, const sinst *in, char *buf, size_t ca
     uint32_t tmp[32];
     unsigned parity = sass_src(x, w, &in->o[2], tmp)[l] >> 31;
     unsigned char *p;
-    if (a >> 24 || a % 8 || a < x->prog->smem_reserved || a + 8 > x->smem_bytes) {
+    uint64_t r = a >> SASS_CL_SHIFT, off = a & ((1u << SASS_CL_SHIFT) - 1);
+    if (r >= x->ncta || a % 8 || off < x->prog->smem_reserved || off + 8 > x->smem_bytes) {
         snprintf(buf, cap, "the mbarrier at shared 0x%llx", (unsigned long long)a);
         return;
     }
-    p = x->smem + a;
+    p = x->cta[r].smem + off;
     mbar b = mb_get(p);
     snprintf(buf, cap, "the mbarrier at shared 0x%llx for the phase of parity %u to complete (it is in phase parity %u, "
              "waiting for %u of %u arrivals and %lld bytes)", (unsigned long long)a, parity, b.phase, b.pending, b.count,
@@ -337,8 +384,16 @@ HANDLER(tma)
     if (sh % 128)
         return sass_fail(x, in, "misaligned shared address 0x%llx for a tensor copy (128-byte aligned; warp %u)",
                          (unsigned long long)sh, w->index);
-    unsigned char *sp;
-    if (shared_at(x, w, in, sh, t.swizzle ? (bytes + 127) & ~127ull : bytes, &sp) != 0) return -1;
+    /* the CTAs it lands in: the address's, or with .MULTICAST those of the
+     * mask (operand 2's high half), each at the same offset */
+    uint64_t off = sh & ((1u << SASS_CL_SHIFT) - 1), mb = ur32(w, s + 1) & ((1u << SASS_CL_SHIFT) - 1);
+    uint32_t mask = 1u << (sh >> SASS_CL_SHIFT & 31);
+    int multicast = in->nops > 2;
+    if (multicast) {
+        mask = ur32(w, in->o[2].reg) >> 16;     /* ctaMask in the high half (0x30000: CTAs 0 and 1) */
+        if (!mask || mask >> x->ncta)
+            return sass_fail(x, in, "a multicast to CTAs 0x%04x of a cluster of %u (warp %u)", mask, x->ncta, w->index);
+    }
     bulk_q q;
     q_start(&q, x, w, in, store ? COALSIM_BULK_ST : COALSIM_BULK_LD);
     /* a box another SM of its merge domain asked for as the same load is read from L2 once (tmamerge.h) */
@@ -348,15 +403,27 @@ HANDLER(tma)
             if (!(x->tma_merge = malloc(sizeof *x->tma_merge))) return sass_fail(x, in, "out of memory");
             tma_merge_init(x->tma_merge);
         }
-        shared_read = tma_merge_shared(x->tma_merge, x->block_id, x->tma_loads++, tma_merge_box(t.base, t.rank, coord, t.box));
+        shared_read = tma_merge_shared(x->tma_merge, x->block_id, x->cta[x->cur].tma_loads++,
+                                       tma_merge_box(t.base, t.rank, coord, t.box));
     }
-    tma_io io = {&q, q_global, shared_read ? NULL : q_piece, NULL};
-    uint64_t written = 0;
-    if (tma_box(&t, coord, sp, (uint32_t)sh, store, &io, &written) != 0 || q_flush(&q) != 0) return -1;
-    if (!store && mb_complete(x, w, in, ur32(w, s + 1), bytes, tma_ready(x, w, bytes)) != 0) return -1;
+    uint64_t written = 0, ready = store ? 0 : tma_ready(x, w, bytes);
+    unsigned nd = 0;
+    for (unsigned r = 0; r < SASS_MAX_CLUSTER; r++) {
+        if (!(mask >> r & 1)) continue;
+        uint64_t at = (uint64_t)r << SASS_CL_SHIFT;
+        unsigned char *sp;
+        if (shared_at(x, w, in, at | off, t.swizzle ? (bytes + 127) & ~127ull : bytes, &sp) != 0) return -1;
+        /* the global side is read once, however many CTAs receive it */
+        tma_io io = {&q, q_global, shared_read || nd ? NULL : q_piece, NULL};
+        if (tma_box(&t, coord, sp, (uint32_t)off, store, &io, &written) != 0) return -1;
+        if (!store && mb_complete(x, w, in, at | mb, bytes, ready) != 0) return -1;
+        nd++;
+    }
+    if (q_flush(&q) != 0) return -1;
     x->exec.bulk_copies++;
     if (store) x->exec.bulk_bytes_out += written;
-    else x->exec.bulk_bytes_in += bytes;
+    else x->exec.bulk_bytes_in += bytes * nd;    /* in each CTA that receives it (ncu, H100: gpu/results/h100/cluster) */
+    if (multicast) x->exec.bulk_bytes_multicast += bytes * nd;
     return 0;
 }
 
@@ -421,7 +488,9 @@ static int gmma_warp(sctx *x, swarp *o, const sinst *in)
     static _Thread_local uint32_t areg[4][32], d[128][32];
     if (g.reg_a)
         for (unsigned r = 0; r < 4; r++) memcpy(areg[r], o->r[in->o[1].reg + r], sizeof areg[r]);
-    for (unsigned i = 0; i < nd; i++) memcpy(d[i], o->r[cr + i], sizeof d[i]);
+    for (unsigned i = 0; i < nd; i++)      /* Rc = RZ: a zero accumulator (with !UPT, whose D = A B) */
+        if (cr == SASS_RZ) memset(d[i], 0, sizeof d[i]);
+        else memcpy(d[i], o->r[cr + i], sizeof d[i]);
     uint32_t bad = 0;
     why = gmma_warp_rows(&g, o->index % 4, x->smem, x->smem_bytes, areg, d, &bad);
     if (why)
@@ -440,7 +509,7 @@ HANDLER(gmma)
         return sass_fail(x, in, "a warpgroup MMA with lanes of the warp off (mask 0x%08x; warp %u)", m, w->index);
     if (!w->gmma_done) {
         unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32, base = w->index / 4 * 4, nw = nwarps - base < 4 ? nwarps - base : 4;
-        swarp *g = x->warps + base;
+        swarp *g = x->warps + (size_t)w->cta * nwarps + base;     /* its CTA's warps */
         for (unsigned j = 0; j < nw; j++) {
             swarp *o = &g[j];
             if (o == w || o->state == SW_DONE) continue;
@@ -529,7 +598,10 @@ DECODE(dec_syncs)
     }
     if (sass_has_mod(ri, "ARRIVE")) {
         if (!sass_has_mod(ri, "TRANS64") || ops_are(p, ri, "RMR", err, cap)) return -1;
-        in->sub = sass_has_mod(ri, "A1T0") ? AR_PLAIN : sass_has_mod(ri, "A0TX") ? AR_COMPLETE : AR_EXPECT;
+        in->sub = sass_has_mod(ri, "A1T0")   ? AR_PLAIN
+                  : sass_has_mod(ri, "A0TX") ? AR_COMPLETE
+                  : sass_has_mod(ri, "ART0") ? AR_COUNT
+                                             : AR_EXPECT;
         in->fn = mb_arrive;
         return 0;
     }
@@ -545,8 +617,8 @@ DECODE(dec_syncs)
 DECODE(dec_utma)
 {
     int store = !strncmp(ri->op, "UTMASTG", 7);
-    if (sass_has_mod(ri, "MULTICAST"))
-        return sass_dec_fail(p, ri, err, cap, "multicast tensor copies (clusters) run on the PTX path only, not on SASS yet");
+    int multicast = sass_has_mod(ri, "MULTICAST");
+    if (multicast && store) return sass_dec_fail(p, ri, err, cap, "a tensor store has no multicast");
     if (sass_has_mod(ri, "IM2COL")) return sass_dec_fail(p, ri, err, cap, "im2col tensor copies are not supported");
     unsigned rank = 0;
     for (unsigned d = 1; d <= TMAP_MAX_RANK; d++) {
@@ -555,7 +627,10 @@ DECODE(dec_utma)
         if (sass_has_mod(ri, m)) rank = d;
     }
     if (!rank) return sass_dec_fail(p, ri, err, cap, "a tensor copy needs its rank (.1D .. .5D)");
-    if (ri->nops != 2 || uniform_mem(p, ri, 0, err, cap) || uniform_mem(p, ri, 1, err, cap)) return -1;
+    if (ri->nops != 2 + (unsigned)multicast || uniform_mem(p, ri, 0, err, cap) || uniform_mem(p, ri, 1, err, cap))
+        return -1;
+    if (multicast && ri->ops[2].kind != SO_UR)
+        return sass_dec_fail(p, ri, err, cap, "a multicast tensor copy's CTA mask must be a uniform register");
     in->kind = SK_MEM;
     in->cs_space = COALSIM_GLOBAL;
     in->cs_op = store ? COALSIM_BULK_ST : COALSIM_BULK_LD;
@@ -640,7 +715,8 @@ DECODE(dec_gmma)
         else return sass_dec_fail(p, ri, err, cap, "operand %u is not a scale-d predicate or gsb0", j + 1);
     }
     unsigned nd = gmma_dregs(acc, N);
-    if (ri->ops[0].reg + nd > SASS_RZ || ri->ops[k + 1].reg + nd > SASS_RZ || (reg_a && ri->ops[1].reg + 4u > SASS_RZ))
+    if (ri->ops[0].reg + nd > SASS_RZ || (ri->ops[k + 1].reg != SASS_RZ && ri->ops[k + 1].reg + nd > SASS_RZ) ||
+        (reg_a && ri->ops[1].reg + 4u > SASS_RZ))
         return sass_dec_fail(p, ri, err, cap, "the accumulator's registers run past R254");
     in->kind = SK_WAIT;
     in->fn = gmma;
@@ -696,17 +772,21 @@ DECODE(dec_nop_async)
     return 0;
 }
 
+/* UCGABAR_ARV, UCGABAR_WAIT: barrier.cluster's arrive and wait */
 DECODE(dec_cluster)
 {
-    (void)in;
-    return sass_dec_fail(p, ri, err, cap, "clusters (barrier.cluster, distributed shared memory) run on the PTX path only, "
-                         "not on SASS yet: give the .cu or .ptx without --sass");
+    if (ri->nops) return sass_dec_fail(p, ri, err, cap, "takes no operands");
+    int wait = !strncmp(ri->op, "UCGABAR_WAIT", 12);
+    in->kind = wait ? SK_WAIT : SK_OP;
+    in->fn = wait ? cl_wait : cl_arrive;
+    return 0;
 }
 
 const sop_entry sass_ops_async[] = {
     {"SYNCS", dec_syncs}, {"UTMALDG", dec_utma}, {"UTMASTG", dec_utma}, {"UBLKCP", dec_ublkcp},
     {"HGMMA", dec_gmma}, {"IGMMA", dec_gmma}, {"QGMMA", dec_gmma}, {"WARPGROUP", dec_warpgroup},
     {"ELECT", dec_elect}, {"USETMAXREG", dec_setmaxreg}, {"UTMACMDFLUSH", dec_nop_async},
+    {"CGAERRBAR", dec_nop_async},
     {"UCGABAR_ARV", dec_cluster}, {"UCGABAR_WAIT", dec_cluster},
     {NULL, NULL},
 };

@@ -340,6 +340,22 @@ HANDLER(mov)
     return 0;
 }
 
+/* R2UR[.OR] Pd, URd, Ra: URd takes the first lane's Ra, and Pd (.OR: Pd or)
+ * is set in each lane whose Ra differs from it: the waterfall loop of a
+ * value the compiler cannot prove uniform (fast.cu's k12, around its
+ * UTMASTG: @P1 BRA.U.ANY back while a lane's value was not the one taken) */
+HANDLER(r2ur_p)
+{
+    uint32_t ba[32];
+    const uint32_t *A = SRC(2, ba);
+    put(w, &in->o[1], A, m);
+    uint32_t v = A[__builtin_ctz(m)], differ = 0;
+    LANES_S(m, differ |= (uint32_t)(A[l] != v) << l);
+    if (in->sub) differ |= sass_pred(w, &in->o[0]) & m;
+    sass_set_pred(w, in->o[0].reg, differ, m);
+    return 0;
+}
+
 /* S2R / S2UR / CS2R d, SR (CS2R writes a pair: SRZ zeros, the clock) */
 HANDLER(s2r)
 {
@@ -694,7 +710,10 @@ DECODE(dec_simple)
         in->fn = viaddmnmx;
         if (!sass_has_mod(ri, "U32")) in->flags |= SF_SIGNED;
     } else if (!strncmp(b, "VIADD", 5)) in->fn = viadd;
-    else if (!strncmp(b, "MOV", 3) || !strncmp(b, "UMOV", 4) || !strncmp(b, "R2UR", 4)) in->fn = mov;
+    else if (!strncmp(b, "R2UR", 4) && ri->nops == 3 && ri->ops[0].kind == SO_P) {
+        in->fn = r2ur_p;
+        in->sub = sass_has_mod(ri, "OR");
+    } else if (!strncmp(b, "MOV", 3) || !strncmp(b, "UMOV", 4) || !strncmp(b, "R2UR", 4)) in->fn = mov;
     else if (!strncmp(b, "S2R", 3) || !strncmp(b, "S2UR", 4)) in->fn = s2r;
     else if (!strncmp(b, "CS2R", 4)) {
         in->fn = s2r;

@@ -32,6 +32,10 @@ enum { T_U32, T_S32, T_U64, T_S64, T_F32, T_F64 };
  * loads d, [a]; stores [a], v; atomics [P,] d, [a], b [, c]; reductions [a], b. */
 #define MF_PDST 32             /* an atomic's first operand is a predicate */
 
+/* place.space of a lane in another CTA's shared memory */
+#define SPACE_DSHARED (-2)
+#define FIRST_NONE (-100)
+
 /* One lane's bytes. */
 typedef struct {
     unsigned char *p;
@@ -86,16 +90,23 @@ static int resolve(sctx *x, swarp *w, const sinst *in, int sp, uint64_t a, unsig
         pl->space = COALSIM_GLOBAL;
         return 0;
     }
-    case SP_SHARED:
-        if (a < x->prog->smem_reserved || a >= x->smem_bytes || x->smem_bytes - a < size)
+    case SP_SHARED: {
+        /* a shared::cluster address names its CTA by rank in bits 24 and up */
+        uint64_t r = a >> SASS_CL_SHIFT, off = a & ((1u << SASS_CL_SHIFT) - 1);
+        if (r >= x->ncta)
+            return sass_fail(x, in, "shared address 0x%llx is in the CTA of rank %llu of a cluster of %u (lane %d, warp %u)",
+                             (unsigned long long)a, (unsigned long long)r, x->ncta, l, w->index);
+        if (off < x->prog->smem_reserved || off >= x->smem_bytes || x->smem_bytes - off < size)
             return sass_fail(x, in,
                              "shared address 0x%llx is outside the block's shared memory [0x%llx, 0x%llx) (lane %d, warp %u)",
                              (unsigned long long)a, (unsigned long long)x->prog->smem_reserved,
                              (unsigned long long)x->smem_bytes, l, w->index);
-        pl->p = x->smem + a;
+        pl->p = x->cta[r].smem + off;
         pl->report = a;
-        pl->space = COALSIM_SHARED;
+        /* another CTA's (distributed shared memory): requests of their own (access) */
+        pl->space = r == x->cur ? COALSIM_SHARED : SPACE_DSHARED;
         return 0;
+    }
     case SP_LOCAL: {
         if (a >= SASS_LOCAL_TOP || SASS_LOCAL_TOP - a < size)
             return sass_fail(x, in, "local address 0x%llx is above the stack's top 0x%llx (lane %d, warp %u)",
@@ -185,7 +196,7 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
                   unsigned char **p, int *spc)
 {
     coalsim_request r;
-    int sp = in->sub, first = -1, mixed = 0;
+    int sp = in->sub, first = FIRST_NONE, mixed = 0;
     if (sp == SP_GLOBAL) {
         /* the common case: lanes in the page of the lane before, or in the
          * worker's page cache; anything else through resolve() */
@@ -239,12 +250,35 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
         p[l] = pl.p;
         r.addr[l] = pl.report;
         spc[l] = pl.space;
-        if (first < 0) first = pl.space;
+        if (first == FIRST_NONE) first = pl.space;
         else if (pl.space != first) mixed = 1;
     }
     r.op = op;
     r.size = size;
     uint32_t left = m;
+    uint32_t remote = 0;
+    for (uint32_t mm = m; first == SPACE_DSHARED || mixed ? mm : 0; mm &= mm - 1)
+        if (spc[__builtin_ctz(mm)] == SPACE_DSHARED) remote |= mm & -mm;
+    if (remote) {
+        /* another CTA's shared memory: not the LSU's shared pipe but
+         * requests of their own, with sectors as global memory's (ncu on the
+         * H100: l1tex__t_*_pipe_lsu_mem_dshared_op_*, gpu/results/h100/cluster),
+         * as the PTX interpreter counts them */
+        unsigned k = op == COALSIM_LD ? 0 : op == COALSIM_ST ? 1 : 2;
+        uint64_t sec[64];
+        unsigned ns = 0;
+        for (uint32_t mm = remote; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            for (uint64_t a = r.addr[l] / 32; a <= (r.addr[l] + size - 1) / 32; a++) {
+                unsigned i = 0;
+                while (i < ns && sec[i] != a) i++;
+                if (i == ns && ns < 64) sec[ns++] = a;
+            }
+        }
+        x->exec.dshared_requests[k]++;
+        x->exec.dshared_sectors[k] += ns;
+        left &= ~remote;
+    }
     while (left) {
         int s = spc[__builtin_ctz(left)];
         uint32_t mine = left;
@@ -435,6 +469,13 @@ static void counted(sinst *in, int sp, coalsim_op op)
     if (sp == SP_GENERIC && op <= COALSIM_ST) in->cs_space = -1;
 }
 
+/* IN's generic address operand K: 64 bits (a register pair) */
+static void wide_generic(sinst *in, unsigned k)
+{
+    sopnd *o = &in->o[k];
+    if (o->kind == SO_MEM && o->reg != SASS_RZ && (unsigned)o->reg + 1 < SASS_RZ) o->wide = 1;
+}
+
 DECODE(dec_ldst)
 {
     char base[16];
@@ -449,6 +490,10 @@ DECODE(dec_ldst)
                              width > 4 ? "s" : "");
     if (width > 4 && d->reg != SASS_RZ && d->reg % (width / 4))
         return sass_dec_fail(p, ri, err, cap, "a %u-byte access needs an aligned register run", width);
+    /* a generic address is 64 bits: LD.E / ST.E [Ra] without desc[] take
+     * the pair Ra, Ra+1 (the cluster kernels' shared-window addresses: the
+     * compiler puts SR_SWINHI in Ra+1) */
+    if (sp == SP_GENERIC) wide_generic(in, is_load ? 1 : 0);
     in->kind = SK_MEM;
     in->fn = is_load ? load : store;
     in->width = (uint8_t)width;
@@ -489,6 +534,7 @@ DECODE(dec_atomic)
         return sass_dec_fail(p, ri, err, cap, "expected a memory operand as operand %u", k + 1);
     unsigned need = op == A_POPC_INC ? 0 : op == A_CAS || op == A_CAST ? 2 : 1;
     if (ri->nops < k + 1 + need) return sass_dec_fail(p, ri, err, cap, "expected %u value operand%s", need, need > 1 ? "s" : "");
+    if (sp == SP_GENERIC) wide_generic(in, k);
     in->kind = SK_MEM;
     in->fn = atomic;
     in->width = wide ? 8 : 4;

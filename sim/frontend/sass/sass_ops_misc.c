@@ -336,15 +336,25 @@ DECODE(dec_exit)
 
 DECODE(dec_bar)
 {
-    /* BAR.SYNC / BAR.SYNC.DEFER_BLOCKING id[, count]: every warp of the
-     * block waits (a count is taken to be the whole block); other forms
-     * (BAR.ARV, BAR.RED for __syncthreads_count/and/or) are not supported */
-    if (!sass_has_mod(ri, "SYNC") || sass_has_mod(ri, "RED") || sass_has_mod(ri, "ARV"))
-        return sass_dec_fail(p, ri, err, cap, "only BAR.SYNC is supported (not __syncthreads_count/and/or or named "
-                                              "barrier arrivals)");
-    if (ri->nops >= 1 && (ri->ops[0].kind != SO_IMM || ri->ops[0].imm != 0))
-        return sass_dec_fail(p, ri, err, cap, "only barrier 0 (__syncthreads) is supported");
+    /* BAR.SYNC[.DEFER_BLOCKING] id[, count] and BAR.ARV id, count: id and
+     * count immediates or registers.  Without a count every warp of the
+     * block waits (__syncthreads); with one, each warp arriving counts 32
+     * threads and the arrival that reaches the count releases the warps
+     * waiting at that id (named barriers: bar.sync / bar.arrive id, n).
+     * in->sub 1: BAR.ARV, in->sub2 1: a count (operand 1).  BAR.RED
+     * (__syncthreads_count/and/or) is not supported. */
+    int arv = sass_has_mod(ri, "ARV");
+    if ((!sass_has_mod(ri, "SYNC") && !arv) || sass_has_mod(ri, "RED"))
+        return sass_dec_fail(p, ri, err, cap, "only BAR.SYNC and BAR.ARV are supported (not BAR.RED: "
+                                              "__syncthreads_count/and/or)");
+    for (unsigned k = 0; k < ri->nops && k < 2; k++)
+        if (ri->ops[k].kind != SO_IMM && ri->ops[k].kind != SO_R)
+            return sass_dec_fail(p, ri, err, cap, "a barrier's id and count are immediates or registers");
+    if (ri->nops > 2) return sass_dec_fail(p, ri, err, cap, "expected a barrier id and a thread count");
+    if (arv && ri->nops != 2) return sass_dec_fail(p, ri, err, cap, "BAR.ARV needs a thread count");
     in->kind = SK_BAR;
+    in->sub = (uint8_t)arv;
+    in->sub2 = ri->nops == 2;
     return 0;
 }
 

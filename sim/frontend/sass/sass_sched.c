@@ -240,7 +240,7 @@ static void gmma(sctx *x, swarp *w, const sinst *in, uint64_t t)
     if (units > 1) x->exec.pipe_inst[COALSIM_PIPE_TENSOR] += units - 1;
     uint64_t v = t + x->sb_lat[COALSIM_LAT_MMA];
     if (x->sb_smport.tensor[0].room) {
-        uint64_t r = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, units)) + (t & LOADS_MASK);
+        uint64_t r = CYC(sm_port_tensor(&x->sb_smport, 4 * w->cta + w->index % 4, t >> LOADS_BITS, units)) + (t & LOADS_MASK);
         if (r > v) v = r;
     }
     async_copy(&w->sb_gmma, v);
@@ -286,7 +286,7 @@ void sass_sched_issue(sctx *x, swarp *w, const sinst *in, uint32_t m)
     uint64_t r = in->lat == SASS_LAT_LOAD ? port(x, w, in, m, t) : in->lat >= 0 ? t + x->sb_lat[in->lat] : t + CYC(1);
     if (in->pipe == COALSIM_PIPE_TENSOR && x->sb_smport.tensor[0].room) {
         /* the sub-partition's tensor pipe, behind the block's other warps (smport.h) */
-        uint64_t v = CYC(sm_port_tensor(&x->sb_smport, w->index % 4, t >> LOADS_BITS, 1.0)) + (t & LOADS_MASK);
+        uint64_t v = CYC(sm_port_tensor(&x->sb_smport, 4 * w->cta + w->index % 4, t >> LOADS_BITS, 1.0)) + (t & LOADS_MASK);
         if (v > r) r = v;
     }
     for (unsigned k = 0; k < in->sb_ndst; k++) w->sb_ready[in->sb_dst[k]] = r;
