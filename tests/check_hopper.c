@@ -487,6 +487,38 @@ START_TEST(test_the_h100s_sass_of_cluster_kernels_writes_what_their_ptx_does_and
 }
 END_TEST
 
+START_TEST(test_a_sampled_cluster_launch_on_sass_runs_whole_clusters_and_extrapolates_exactly)
+{
+    /* tma_multicast over a 2048 x 1536 tensor (768 blocks in clusters of 2),
+     * about 128 of them: the windows hold whole clusters, and every count,
+     * extrapolated, is the whole run's */
+    const char *args = "tin:12M=iotaf:1@f32:2048x1536:32x32:none,out:24M,2048,1536";
+    uint64_t want[3] = {0}, got[3] = {0};
+    static const char *const m[3] = {"smsp__inst_executed.sum", "smsp__warps_launched.sum",
+                                     "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"};
+    for (int sampled = 0; sampled < 2; sampled++) {
+        coalsim_kernel *k = load_cluster_cu(1);
+        char err[1024];
+        coalsim_analysis *an;
+        coalsim_launch l = {.grid = {128, 24, 1}, .block = {256, 1, 1}, .cluster = {2, 1, 1}, .args = args,
+                            .sample = {.mode = sampled ? COALSIM_SAMPLE_BLOCKS : COALSIM_SAMPLE_OFF, .blocks = 128}};
+        ck_assert_msg(kernel_launch(k, "tma_multicast", l, err, &an) == 0, "%s", err);
+        const coalsim_sample *sp = coalsim_analysis_sample(an);
+        if (sampled) {
+            ck_assert_int_eq(sp->sampled, 1);
+            ck_assert_uint_eq(sp->blocks, 3072);
+            ck_assert_uint_eq(sp->run % 2, 0);
+            ck_assert_uint_lt(sp->run, 3072);
+        }
+        for (int j = 0; j < 3; j++) (sampled ? got : want)[j] = kernel_metric(an, m[j]);
+        coalsim_analysis_free(an);
+        coalsim_kernel_free(k);
+    }
+    for (int j = 0; j < 3; j++) ck_assert_msg(got[j] == want[j], "%s: %llu sampled, %llu whole", m[j], (unsigned long long)got[j],
+                                               (unsigned long long)want[j]);
+}
+END_TEST
+
 START_TEST(test_a_sass_cluster_barrier_some_ctas_never_reach_is_a_deadlock_naming_it)
 {
     /* remote_mbarrier's two CTAs meet at barrier.cluster; in clusters of
@@ -924,6 +956,7 @@ Suite *make_hopper_suite(void)
     tcase_add_test(core, test_the_h100s_sass_of_each_hopper_kernel_writes_what_its_ptx_does_and_issues_the_h100s_instructions);
     tcase_add_test(core, test_the_h100s_sass_of_a_warp_specialised_pipeline_computes_the_product);
     tcase_add_test(core, test_the_h100s_sass_of_cluster_kernels_writes_what_their_ptx_does_and_issues_the_h100s_instructions);
+    tcase_add_test(core, test_a_sampled_cluster_launch_on_sass_runs_whole_clusters_and_extrapolates_exactly);
     tcase_add_test(core, test_tma_swizzled_tiles_read_back_through_the_hardware_swizzle_equal_the_tensor);
     tcase_add_test(core, test_wgmma_gemms_from_tma_tiles_and_from_plain_stores_compute_the_product);
     tcase_add_test(core, test_a_warpgroups_wgmmas_hold_its_tensor_pipes_n_over_2_cycles_each_on_its_blocks_path);
