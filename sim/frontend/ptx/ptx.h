@@ -29,6 +29,7 @@
 
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
+#include "frontend/cluster.h"
 #include "frontend/kernel/kmem.h"
 #include "frontend/smport.h"
 #include "wide.h"
@@ -451,7 +452,7 @@ typedef struct pctx {
     unsigned cdim[3], ncta, cur;
     int explicit_cluster;
     pcta cta[PTX_MAX_CLUSTER];
-    uint64_t cl_phase, cl_count;   /* barrier.cluster: its phase, the threads arrived in it */
+    cluster_bar cl;             /* barrier.cluster (frontend/cluster.h) */
     unsigned bar_arrived[PTX_MAX_CLUSTER][16];   /* barriers with a thread count: warps arrived, by CTA and id */
     uint32_t remote_lanes;         /* the lanes of the access being made that reach another CTA */
     /* the scoreboard and the mbarriers: when the instruction being run

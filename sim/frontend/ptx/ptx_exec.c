@@ -665,15 +665,10 @@ uint64_t ptx_cluster_live(const pctx *x)
  * rank r of a cluster at x + y * dimx + z * dimx * dimy within it. */
 static void place_ctas(pctx *x, uint64_t c)
 {
-    unsigned gcx = x->grid[0] / x->cdim[0], gcy = x->grid[1] / x->cdim[1];
-    unsigned cx = (unsigned)(c % gcx), cy = (unsigned)(c / gcx % gcy), cz = (unsigned)(c / ((uint64_t)gcx * gcy));
     x->cluster_id = c;
     for (unsigned r = 0; r < x->ncta; r++) {
         pcta *t = &x->cta[r];
-        t->bx = cx * x->cdim[0] + r % x->cdim[0];
-        t->by = cy * x->cdim[1] + r / x->cdim[0] % x->cdim[1];
-        t->bz = cz * x->cdim[2] + r / (x->cdim[0] * x->cdim[1]);
-        t->block_id = t->bx + (uint64_t)x->grid[0] * (t->by + (uint64_t)x->grid[1] * t->bz);
+        cluster_cta(x->grid, x->cdim, c, r, &t->bx, &t->by, &t->bz, &t->block_id);
         t->tma_loads = 0;
         memset(t->smem, 0, (size_t)x->smem_bytes);
     }
@@ -715,7 +710,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     }
     unsigned nwarps = wpb * x->ncta;
     place_ctas(x, b);
-    x->cl_phase = x->cl_count = 0;
+    x->cl = (cluster_bar){0};
     x->sb_mbar.n = 0;
     sm_port_block(&x->sb_smport);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);

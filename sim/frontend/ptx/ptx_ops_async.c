@@ -189,7 +189,7 @@ int ptx_mbarrier_describe(pctx *x, pwarp *w, const pinst *in, char *buf, size_t 
 {
     if (in->fn == cluster_wait) {
         snprintf(buf, cap, "the cluster's barrier (barrier.cluster.wait: %llu of %llu threads arrived)",
-                 (unsigned long long)x->cl_count, (unsigned long long)ptx_cluster_live(x));
+                 (unsigned long long)x->cl.count, (unsigned long long)ptx_cluster_live(x));
         return 0;
     }
     if (in->fn != mbarrier_wait) {
@@ -856,24 +856,11 @@ HANDLER(getctarank)
     return 0;
 }
 
-/* barrier.cluster: a phase completes when every thread of the cluster that
- * has not exited has arrived */
-static void cluster_settle(pctx *x)
-{
-    if (x->cl_count && x->cl_count >= ptx_cluster_live(x)) {
-        x->cl_phase++;
-        x->cl_count = 0;
-    }
-}
-
-/* barrier.cluster.arrive{.release|.relaxed}{.aligned} */
+/* barrier.cluster.arrive{.release|.relaxed}{.aligned} (frontend/cluster.h) */
 HANDLER(cluster_arrive)
 {
-    if (w->cl_arrived)
+    if (cluster_bar_arrive(&x->cl, &w->cl_arrived, (unsigned)__builtin_popcount(m), ptx_cluster_live(x)) != 0)
         return ptx_fail(x, in, "barrier.cluster.arrive again before its barrier.cluster.wait (warp %u)", w->index);
-    x->cl_count += (unsigned)__builtin_popcount(m);
-    w->cl_arrived = 1 + x->cl_phase;
-    cluster_settle(x);
     return 0;
 }
 
@@ -882,11 +869,7 @@ HANDLER(cluster_arrive)
 HANDLER(cluster_wait)
 {
     (void)in, (void)m;
-    if (!w->cl_arrived) return 0;
-    cluster_settle(x);
-    if (x->cl_phase < w->cl_arrived) return 1;
-    w->cl_arrived = 0;
-    return 0;
+    return cluster_bar_wait(&x->cl, &w->cl_arrived, ptx_cluster_live(x));
 }
 
 DECODE(dec_mapa)

@@ -209,18 +209,8 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
          * gpu/results/h100/cluster) */
         uint32_t rl = x->remote_lanes & m;
         unsigned k = op == COALSIM_LD ? 0 : op == COALSIM_ST ? 1 : 2;
-        uint64_t sec[64];
-        unsigned ns = 0;
-        for (uint32_t mm = rl; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            for (uint64_t a = r->addr[l] / 32; a <= (r->addr[l] + size - 1) / 32; a++) {
-                unsigned i = 0;
-                while (i < ns && sec[i] != a) i++;
-                if (i == ns && ns < 64) sec[ns++] = a;
-            }
-        }
         x->exec.dshared_requests[k]++;
-        x->exec.dshared_sectors[k] += ns;
+        x->exec.dshared_sectors[k] += cluster_dshared_sectors(r->addr, rl, size);
         m &= ~rl;
         x->remote_lanes = 0;
         if (!m) return 0;

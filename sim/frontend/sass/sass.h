@@ -23,6 +23,7 @@
 
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
+#include "frontend/cluster.h"
 #include "frontend/kernel/kmem.h"
 #include "frontend/smport.h"
 
@@ -307,7 +308,7 @@ typedef struct sctx {
     unsigned ncta, cdim[3], cur;
     int explicit_cluster;
     scta cta[SASS_MAX_CLUSTER];
-    uint64_t cl_phase, cl_count;           /* the cluster barrier (UCGABAR): its phase, the threads arrived in it */
+    cluster_bar cl;                        /* the cluster barrier (UCGABAR; frontend/cluster.h) */
     unsigned bar_arrived[SASS_MAX_CLUSTER][16];   /* barriers with a thread count: warps arrived, by CTA and id */
     uint64_t local_bytes;      /* a thread's local memory (the stack: c[0x0][0x28]) */
     coalsim_exec exec;

@@ -371,19 +371,12 @@ uint64_t sass_cluster_live(const sctx *x)
     return n;
 }
 
-/* The CTAs of cluster C (block C without clusters): clusters tile the grid,
- * rank r of a cluster at x + y * dimx + z * dimx * dimy within it (as the
- * PTX interpreter places them). */
+/* The CTAs of cluster C (block C without clusters: frontend/cluster.h). */
 static void place_ctas(sctx *x, uint64_t c)
 {
-    unsigned gcx = x->grid[0] / x->cdim[0], gcy = x->grid[1] / x->cdim[1];
-    unsigned cx = (unsigned)(c % gcx), cy = (unsigned)(c / gcx % gcy), cz = (unsigned)(c / ((uint64_t)gcx * gcy));
     for (unsigned r = 0; r < x->ncta; r++) {
         scta *t = &x->cta[r];
-        t->bx = cx * x->cdim[0] + r % x->cdim[0];
-        t->by = cy * x->cdim[1] + r / x->cdim[0] % x->cdim[1];
-        t->bz = cz * x->cdim[2] + r / (x->cdim[0] * x->cdim[1]);
-        t->block_id = t->bx + (uint64_t)x->grid[0] * (t->by + (uint64_t)x->grid[1] * t->bz);
+        cluster_cta(x->grid, x->cdim, c, r, &t->bx, &t->by, &t->bz, &t->block_id);
         t->tma_loads = 0;
         memset(t->smem, 0, (size_t)x->smem_bytes);
     }
@@ -424,7 +417,7 @@ int sass_run_block(sctx *x, uint64_t b)
     }
     unsigned nwarps = wpb * x->ncta;
     place_ctas(x, b);
-    x->cl_phase = x->cl_count = 0;
+    x->cl = (cluster_bar){0};
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     if (x->nwarps < nwarps) {
         swarp *nw = realloc(x->warps, nwarps * sizeof *nw);

@@ -226,23 +226,11 @@ HANDLER(mb_trywait)
 
 /* ---- the cluster's barrier ---- */
 
-/* a phase completes when every thread of the cluster that has not exited has arrived */
-static void cluster_settle(sctx *x)
-{
-    if (x->cl_count && x->cl_count >= sass_cluster_live(x)) {
-        x->cl_phase++;
-        x->cl_count = 0;
-    }
-}
-
-/* UCGABAR_ARV: barrier.cluster.arrive */
+/* UCGABAR_ARV: barrier.cluster.arrive (frontend/cluster.h) */
 HANDLER(cl_arrive)
 {
-    if (w->cl_arrived)
+    if (cluster_bar_arrive(&x->cl, &w->cl_arrived, (unsigned)__builtin_popcount(m), sass_cluster_live(x)) != 0)
         return sass_fail(x, in, "UCGABAR_ARV again before its UCGABAR_WAIT (warp %u of CTA rank %u)", w->index, w->cta);
-    x->cl_count += (unsigned)__builtin_popcount(m);
-    w->cl_arrived = 1 + x->cl_phase;
-    cluster_settle(x);
     return 0;
 }
 
@@ -250,18 +238,14 @@ HANDLER(cl_arrive)
 HANDLER(cl_wait)
 {
     (void)in, (void)m;
-    if (!w->cl_arrived) return 0;
-    cluster_settle(x);
-    if (x->cl_phase < w->cl_arrived) return 1;
-    w->cl_arrived = 0;
-    return 0;
+    return cluster_bar_wait(&x->cl, &w->cl_arrived, sass_cluster_live(x));
 }
 
 void sass_wait_describe(sctx *x, swarp *w, const sinst *in, char *buf, size_t cap)
 {
     if (in->fn == cl_wait) {
         snprintf(buf, cap, "the cluster's barrier (UCGABAR_WAIT: %llu of %llu threads arrived)",
-                 (unsigned long long)x->cl_count, (unsigned long long)sass_cluster_live(x));
+                 (unsigned long long)x->cl.count, (unsigned long long)sass_cluster_live(x));
         return;
     }
     if (in->fn != mb_trywait) {

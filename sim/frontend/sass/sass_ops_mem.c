@@ -265,18 +265,8 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
          * H100: l1tex__t_*_pipe_lsu_mem_dshared_op_*, gpu/results/h100/cluster),
          * as the PTX interpreter counts them */
         unsigned k = op == COALSIM_LD ? 0 : op == COALSIM_ST ? 1 : 2;
-        uint64_t sec[64];
-        unsigned ns = 0;
-        for (uint32_t mm = remote; mm; mm &= mm - 1) {
-            int l = __builtin_ctz(mm);
-            for (uint64_t a = r.addr[l] / 32; a <= (r.addr[l] + size - 1) / 32; a++) {
-                unsigned i = 0;
-                while (i < ns && sec[i] != a) i++;
-                if (i == ns && ns < 64) sec[ns++] = a;
-            }
-        }
         x->exec.dshared_requests[k]++;
-        x->exec.dshared_sectors[k] += ns;
+        x->exec.dshared_sectors[k] += cluster_dshared_sectors(r.addr, remote, size);
         left &= ~remote;
     }
     while (left) {
