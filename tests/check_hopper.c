@@ -274,17 +274,36 @@ END_TEST
 
 #define HOPPER_SASS "gpu/results/h100/hopper/sass.txt"
 
-/* hopper.ptx as the module, its kernels run from the H100's listing of the same build */
-static coalsim_kernel *load_hopper_sass(void)
+/* K, its kernels to run from the SASS listing at PATH */
+static coalsim_kernel *with_listing(coalsim_kernel *k, const char *path)
 {
-    coalsim_kernel *k = load_hopper();
     size_t len;
     char err[1024];
-    char *t = read_whole_file(HOPPER_SASS, &len);
-    int rc = coalsim_kernel_use_sass(k, t, len, HOPPER_SASS, err, sizeof err);
+    char *t = read_whole_file(path, &len);
+    int rc = coalsim_kernel_use_sass(k, t, len, path, err, sizeof err);
     free(t);
     ck_assert_msg(rc == 0, "%s", err);
     return k;
+}
+
+/* hopper.ptx as the module, its kernels run from the H100's listing of the same build */
+static coalsim_kernel *load_hopper_sass(void) { return with_listing(load_hopper(), HOPPER_SASS); }
+
+/* The buffers OUTS ("NAME:BYTES", up to N, NULL-ended) of a PTX run (KP) and a SASS run (KS) of KERNEL are byte for byte the same */
+static void same_outputs(coalsim_kernel *kp, coalsim_kernel *ks, const char *const *outs, int n, const char *kernel)
+{
+    for (int o = 0; o < n && outs[o]; o++) {
+        char name[32];
+        size_t len = strcspn(outs[o], ":");
+        memcpy(name, outs[o], len);
+        name[len] = '\0';
+        size_t bytes = (size_t)strtoul(outs[o] + len + 1, NULL, 10);
+        unsigned char *bp = malloc(bytes), *bs = malloc(bytes);
+        ck_assert_int_eq(coalsim_kernel_read(kp, name, 0, bp, bytes), 0);
+        ck_assert_int_eq(coalsim_kernel_read(ks, name, 0, bs, bytes), 0);
+        ck_assert_msg(memcmp(bp, bs, bytes) == 0, "%s: '%s' differs between the SASS and PTX runs", kernel, name);
+        free(bp), free(bs);
+    }
 }
 
 /* The count launches of gpu/hopper/hopper.list, with the buffers they write
@@ -342,19 +361,7 @@ START_TEST(test_the_h100s_sass_of_each_hopper_kernel_writes_what_its_ptx_does_an
         rc = run(ks, hopper_launches[i].kernel, hopper_launches[i].gx, hopper_launches[i].gy, hopper_launches[i].block,
                  hopper_launches[i].dyn, hopper_launches[i].args, err, &as);
         ck_assert_msg(rc == 0, "%s (SASS): %s", hopper_launches[i].kernel, err);
-        for (int o = 0; o < 2 && hopper_launches[i].outs[o]; o++) {
-            char name[32];
-            size_t n = strcspn(hopper_launches[i].outs[o], ":");
-            memcpy(name, hopper_launches[i].outs[o], n);
-            name[n] = '\0';
-            size_t bytes = (size_t)strtoul(hopper_launches[i].outs[o] + n + 1, NULL, 10);
-            unsigned char *bp = malloc(bytes), *bs = malloc(bytes);
-            ck_assert_int_eq(coalsim_kernel_read(kp, name, 0, bp, bytes), 0);
-            ck_assert_int_eq(coalsim_kernel_read(ks, name, 0, bs, bytes), 0);
-            ck_assert_msg(memcmp(bp, bs, bytes) == 0, "%s: '%s' differs between the SASS and PTX runs", hopper_launches[i].kernel,
-                          name);
-            free(bp), free(bs);
-        }
+        same_outputs(kp, ks, hopper_launches[i].outs, 2, hopper_launches[i].kernel);
         for (size_t j = 0; j < sizeof same / sizeof same[0]; j++)
             ck_assert_msg(kernel_metric(as, same[j]) == kernel_metric(ap, same[j]), "%s: %s %llu on SASS, %llu on PTX",
                           hopper_launches[i].kernel, same[j], (unsigned long long)kernel_metric(as, same[j]),
@@ -411,14 +418,7 @@ END_TEST
 static coalsim_kernel *load_cluster_cu(int sass)
 {
     coalsim_kernel *k = load_ptx_file(CLUSTER_CU_PTX);
-    if (!sass) return k;
-    size_t len;
-    char err[1024];
-    char *t = read_whole_file(CLUSTER_SASS, &len);
-    int rc = coalsim_kernel_use_sass(k, t, len, CLUSTER_SASS, err, sizeof err);
-    free(t);
-    ck_assert_msg(rc == 0, "%s", err);
-    return k;
+    return sass ? with_listing(k, CLUSTER_SASS) : k;
 }
 
 /* cluster.cu's launches at its check size (cluster --size check: its
@@ -459,19 +459,7 @@ START_TEST(test_the_h100s_sass_of_cluster_kernels_writes_what_their_ptx_does_and
             int rc = kernel_launch(k[sass], cluster_launches[i].kernel, l, err, &an[sass]);
             ck_assert_msg(rc == 0, "%s (%s): %s", cluster_launches[i].kernel, sass ? "SASS" : "PTX", err);
         }
-        for (int o = 0; o < 3 && cluster_launches[i].outs[o]; o++) {
-            char name[32];
-            size_t n = strcspn(cluster_launches[i].outs[o], ":");
-            memcpy(name, cluster_launches[i].outs[o], n);
-            name[n] = '\0';
-            size_t bytes = (size_t)strtoul(cluster_launches[i].outs[o] + n + 1, NULL, 10);
-            unsigned char *bp = malloc(bytes), *bs = malloc(bytes);
-            ck_assert_int_eq(coalsim_kernel_read(k[0], name, 0, bp, bytes), 0);
-            ck_assert_int_eq(coalsim_kernel_read(k[1], name, 0, bs, bytes), 0);
-            ck_assert_msg(memcmp(bp, bs, bytes) == 0, "%s: '%s' differs between the SASS and PTX runs",
-                          cluster_launches[i].kernel, name);
-            free(bp), free(bs);
-        }
+        same_outputs(k[0], k[1], cluster_launches[i].outs, 3, cluster_launches[i].kernel);
         ck_assert_uint_eq(kernel_metric(an[1], "smsp__inst_executed.sum"), cluster_launches[i].inst);
         for (int j = 0; j < 3; j++) {
             char m[96];
