@@ -407,14 +407,41 @@ static int fill_params(coalsim_kernel *k, const coalsim_launch *l, const ptx_fun
     return kargs_parse(l->args, entry, pf->param_off, sig, mem, params, pf->param_bytes, err, cap);
 }
 
-/* The launch on the SASS interpreter. */
-static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *entry, ptx_program *prog, kmem *mem,
-                    const unsigned char *params, unsigned nthreads, uint64_t user_smem, coalsim_analysis *an,
-                    const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+/* A launch's clusters, for both interpreters (each runs a cluster's CTAs
+ * together on one worker). */
+typedef struct {
+    unsigned dim[3];             /* 1 x 1 x 1: no clusters */
+    unsigned ncta;
+    int explicit_cluster;        /* the launch or the kernel asked for them (%is_explicit_cluster) */
+} cluster_shape;
+
+_Static_assert(PTX_MAX_CLUSTER == SASS_MAX_CLUSTER, "the interpreters hold clusters of the same size");
+
+/* L's clusters: its own, or the kernel PF's __cluster_dims__.  0, or -1
+ * with ERR where the H100 cannot hold them or they do not tile the grid. */
+static int shape_of(const coalsim_kernel *k, const coalsim_launch *l, const pfunc *pf, cluster_shape *cs, char *err,
+                    size_t cap)
+{
+    const unsigned *want = l->cluster[0] ? l->cluster : pf->src->reqncluster;
+    cs->explicit_cluster = want[0] != 0;
+    for (int d = 0; d < 3; d++) cs->dim[d] = want[0] && want[d] ? want[d] : 1;
+    cs->ncta = cs->dim[0] * cs->dim[1] * cs->dim[2];
+    if (cs->ncta > PTX_MAX_CLUSTER || l->grid[0] % cs->dim[0] || l->grid[1] % cs->dim[1] || l->grid[2] % cs->dim[2]) {
+        snprintf(err, cap, "%s: a cluster of %u x %u x %u CTAs for a grid of %u x %u x %u: the H100 holds clusters of at "
+                 "most %d CTAs (8 without cudaFuncAttributeNonPortableClusterSizeAllowed), and each of the grid's "
+                 "dimensions must be a multiple of the cluster's", k->name, cs->dim[0], cs->dim[1], cs->dim[2],
+                 l->grid[0], l->grid[1], l->grid[2], PTX_MAX_CLUSTER);
+        return -1;
+    }
+    return 0;
+}
+
+/* The launch on the SASS interpreter, in clusters CS. */
+static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const cluster_shape *cs, const ptx_func *entry,
+                    ptx_program *prog, kmem *mem, const unsigned char *params, unsigned nthreads, uint64_t user_smem,
+                    coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
     const pfunc *pf = prog->funcs[prog->entry];
-    /* clusters: the launch's, or the kernel's __cluster_dims__ */
-    const unsigned *cl = l->cluster[0] ? l->cluster : pf->src->reqncluster;
     sass_launch_info li = {.mem = mem, .blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], .params = params,
                            .param_bytes = pf->param_bytes, .const_bank = prog->const_bank,
                            .const_bytes = prog->const_bytes, .static_smem = prog->static_smem,
@@ -423,8 +450,8 @@ static int run_sass(coalsim_kernel *k, const coalsim_launch *l, const ptx_func *
                            .user_smem = user_smem, .sample = l->sample, .sms = cfg->hier ? cfg->hier->sms : 0};
     memcpy(li.grid, l->grid, sizeof li.grid);
     memcpy(li.block, l->block, sizeof li.block);
-    li.explicit_cluster = cl[0] != 0;
-    for (int d = 0; d < 3 && cl[0]; d++) li.cluster[d] = cl[d] ? cl[d] : 1;
+    li.explicit_cluster = cs->explicit_cluster;
+    memcpy(li.cluster, cs->dim, sizeof li.cluster);
     uint32_t poff[64], psize[64], palign[64];
     if (entry->nparams <= 64) {
         for (unsigned i = 0; i < entry->nparams; i++)
@@ -501,8 +528,8 @@ static int collect_exec(coalsim_kernel *k, const coalsim_launch *l, const ptx_pr
     return bad ? -1 : 0;
 }
 
-/* The launch on the PTX interpreter: blocks on NTHREADS workers. */
-static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog, kmem *mem,
+/* The launch on the PTX interpreter, in clusters CS: blocks on NTHREADS workers. */
+static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, const cluster_shape *cs, ptx_program *prog, kmem *mem,
                    const unsigned char *params, unsigned nthreads, uint64_t smem, uint64_t user_smem,
                    coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
@@ -522,20 +549,9 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
         snprintf(err, cap, "out of memory");
         goto done;
     }
-    /* clusters: the launch's, or the kernel's __cluster_dims__; each worker
-     * runs whole clusters, their CTAs together */
-    unsigned cdim[3] = {1, 1, 1};
-    const unsigned *want = l->cluster[0] ? l->cluster : prog->funcs[prog->entry]->src->reqncluster;
-    int explicit_cluster = want[0] != 0;
-    for (int d = 0; d < 3 && want[0]; d++) cdim[d] = want[d] ? want[d] : 1;
-    unsigned ncta = cdim[0] * cdim[1] * cdim[2];
-    if (ncta > PTX_MAX_CLUSTER || l->grid[0] % cdim[0] || l->grid[1] % cdim[1] || l->grid[2] % cdim[2]) {
-        snprintf(err, cap, "%s: a cluster of %u x %u x %u CTAs for a grid of %u x %u x %u: the H100 holds clusters of at "
-                 "most %d CTAs (8 without cudaFuncAttributeNonPortableClusterSizeAllowed), and each of the grid's "
-                 "dimensions must be a multiple of the cluster's", k->name, cdim[0], cdim[1], cdim[2], l->grid[0],
-                 l->grid[1], l->grid[2], PTX_MAX_CLUSTER);
-        goto done;
-    }
+    /* each worker runs whole clusters, their CTAs together */
+    const unsigned *cdim = cs->dim, ncta = cs->ncta;
+    const int explicit_cluster = cs->explicit_cluster;
     /* the registers a thread: the launch's, else (for the time) an estimate;
      * the SM's port is on a block's path where a SM holds one block at a time, its pipes on any (smport.h) */
     int timed = cfg->hier && cfg->profile;
@@ -544,7 +560,7 @@ static int run_ptx(coalsim_kernel *k, const coalsim_launch *l, ptx_program *prog
                                        (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], cfg->hier->sms);
     for (unsigned t = 0; t < nthreads; t++) {
         pctx *x = &wk[t].x;
-        memcpy(x->cdim, cdim, sizeof cdim);
+        memcpy(x->cdim, cdim, sizeof x->cdim);
         x->ncta = ncta;
         x->explicit_cluster = explicit_cluster;
         x->prog = prog;
@@ -665,8 +681,10 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         if (!k->mod->funcs[i].has_body && !strcmp(k->mod->funcs[i].name, "vprintf")) nthreads = 1;
     /* a listing that need not have every kernel: the others run from the PTX */
     int on_sass = k->sass && (!k->sass_where_listed || sass_find_func(k->sass, entry->name) >= 0);
-    rc = on_sass ? run_sass(k, l, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
-                 : run_ptx(k, l, &prog, mem, params, nthreads, smem, user, an, cfg, err, cap);
+    cluster_shape cs;
+    if (shape_of(k, l, pf, &cs, err, cap) != 0) goto done_params;
+    rc = on_sass ? run_sass(k, l, &cs, entry, &prog, mem, params, nthreads, user, an, cfg, err, cap)
+                 : run_ptx(k, l, &cs, &prog, mem, params, nthreads, smem, user, an, cfg, err, cap);
 done_params:
     free(params);
 done:

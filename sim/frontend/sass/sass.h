@@ -438,7 +438,7 @@ typedef struct sass_launch_info {
     void *progress_ctx;
     coalsim_sample_cfg sample;     /* which blocks run */
     unsigned sms;                  /* the GPU's SMs (a sample's window) */
-    unsigned cluster[3];           /* CTAs a cluster (0s: no clusters); the grid a multiple of it */
+    unsigned cluster[3];           /* CTAs a cluster (0s: no clusters); the grid a multiple of it (the caller checks) */
     int explicit_cluster;          /* the launch or the kernel asked for clusters (%is_explicit_cluster) */
 } sass_launch_info;
 

@@ -289,10 +289,8 @@ int sass_launch(const sass_listing *lst, const char *kernel, const sass_launch_i
                               lst->funcs[fi].regs ? lst->funcs[fi].regs : li->regs, user_smem, li->blocks, cfg->hier->sms);
     unsigned cdim[3], ncta = 1;
     for (int d = 0; d < 3; d++) ncta *= cdim[d] = li->cluster[d] ? li->cluster[d] : 1;
-    if (ncta > SASS_MAX_CLUSTER || li->grid[0] % cdim[0] || li->grid[1] % cdim[1] || li->grid[2] % cdim[2]) {
-        snprintf(err, cap, "%s: a cluster of %u x %u x %u CTAs for a grid of %u x %u x %u: the H100 holds clusters of at "
-                 "most %d CTAs, and each of the grid's dimensions must be a multiple of the cluster's", kernel, cdim[0],
-                 cdim[1], cdim[2], li->grid[0], li->grid[1], li->grid[2], SASS_MAX_CLUSTER);
+    if (ncta > SASS_MAX_CLUSTER) {      /* the caller checked the shape (kernel.c): the arrays' bound */
+        snprintf(err, cap, "%s: a cluster of %u CTAs (at most %d)", kernel, ncta, SASS_MAX_CLUSTER);
         goto done;
     }
     wk = calloc(nthreads, sizeof *wk);
