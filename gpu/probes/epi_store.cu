@@ -8,7 +8,8 @@
 // consumer warpgroups take tiles of 128 x 256 of an M x N column-major C in turn, and for each spend
 // WORK dependent FMAs (in place of the mainloop's wgmmas) and then store STORES of its bf16s as
 // fast.cu does (128: the whole tile).  CTA 0's first consumer warp records its clock around each
-// tile's stores.
+// tile's stores.  MODE 1 stores the same bytes as whole 32-byte sectors (a lane's two rows as one
+// bf16x2), MODE 2 fast.cu's stores with each sector's two halves back to back (runs/h100-epi-store-3).
 // usage: probe_epi_store [--once N]   (no argument: every configuration, timed; gpu/probes/run_epi_store.sh)
 #include <cuda_bf16.h>
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include "timing.cuh"
 
 extern "C" __global__ void __launch_bounds__(384, 1)
-    epi_store(__nv_bfloat16* C, int M, int N, int work, int stores, long long* stamps)
+    epi_store(__nv_bfloat16* C, int M, int N, int work, int stores, int mode, long long* stamps)
 {
     if (threadIdx.x < 128) return;                  // the producer: nothing to load here
     const int tid = threadIdx.x % 128, wg = threadIdx.x / 128 - 1;
@@ -35,14 +36,34 @@ extern "C" __global__ void __launch_bounds__(384, 1)
         for (int w = 0; w < stores / 8; w++) {
             const int col = 16 * w + 2 * (tid % 4);
             const __nv_bfloat16 v = __float2bfloat16(a + (float)w);
-            bc[IDX(row, col)] = v;
-            bc[IDX(row, col + 1)] = v;
-            bc[IDX(row + 8, col)] = v;
-            bc[IDX(row + 8, col + 1)] = v;
-            bc[IDX(row, col + 8)] = v;
-            bc[IDX(row, col + 9)] = v;
-            bc[IDX(row + 8, col + 8)] = v;
-            bc[IDX(row + 8, col + 9)] = v;
+            if (mode == 1) {
+                // whole sectors: a lane's two rows as one bf16x2, a warp's store 16 rows (32 bytes) of 4 columns
+                const int r2 = warp * 16 + 2 * (lane / 4);
+                const __nv_bfloat162 v2 = __halves2bfloat162(v, v);
+                *reinterpret_cast<__nv_bfloat162*>(&bc[IDX(r2, col)]) = v2;
+                *reinterpret_cast<__nv_bfloat162*>(&bc[IDX(r2, col + 1)]) = v2;
+                *reinterpret_cast<__nv_bfloat162*>(&bc[IDX(r2, col + 8)]) = v2;
+                *reinterpret_cast<__nv_bfloat162*>(&bc[IDX(r2, col + 9)]) = v2;
+            } else if (mode == 2) {
+                // fast.cu's stores, each sector's two halves back to back
+                bc[IDX(row, col)] = v;
+                bc[IDX(row + 8, col)] = v;
+                bc[IDX(row, col + 1)] = v;
+                bc[IDX(row + 8, col + 1)] = v;
+                bc[IDX(row, col + 8)] = v;
+                bc[IDX(row + 8, col + 8)] = v;
+                bc[IDX(row, col + 9)] = v;
+                bc[IDX(row + 8, col + 9)] = v;
+            } else {
+                bc[IDX(row, col)] = v;
+                bc[IDX(row, col + 1)] = v;
+                bc[IDX(row + 8, col)] = v;
+                bc[IDX(row + 8, col + 1)] = v;
+                bc[IDX(row, col + 8)] = v;
+                bc[IDX(row, col + 9)] = v;
+                bc[IDX(row + 8, col + 8)] = v;
+                bc[IDX(row + 8, col + 9)] = v;
+            }
         }
 #undef IDX
         if (stamp) stamps[2 * t + 1] = clock64();
@@ -52,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(384, 1)
 
 struct Config {
     const char* name;
-    int m, n, work, stores;
+    int m, n, work, stores, mode;   // mode 0: fast.cu's stores; 1: whole sectors; 2: a sector's halves back to back
 };
 
 // A: round 8's 6144 x 2048 (384 tiles, 3 or 2 a CTA); B: 2048 x 4096 (256 tiles, 2 a CTA); T: 128 tiles,
@@ -66,6 +87,12 @@ static const Config kConfigs[] = {
     // one tile a CTA (as fast.cu's k4-k5 at 4096 x 1024): the stores' rate by C's column stride (M)
     {"T1_store", 1024, 4096, 0, 128},    {"T2_store", 2048, 2048, 0, 128},    {"T4_store", 4096, 1024, 0, 128},
     {"T8_store", 8192, 512, 0, 128},     {"T4_both", 4096, 1024, 2250, 128}, {"T4_work", 4096, 1024, 2250, 0},
+    // three tiles a CTA (384) at C's column strides M = 2048 .. 12288 (held-out round 10: the stores'
+    // cost follows C's shape), and at two of them with whole sectors (mode 1) or halves back to back (2)
+    {"S2048", 2048, 6144, 0, 128},       {"S3072", 3072, 4096, 0, 128},     {"S4096", 4096, 3072, 0, 128},
+    {"S6144", 6144, 2048, 0, 128},       {"S8192", 8192, 1536, 0, 128},     {"S12288", 12288, 1024, 0, 128},
+    {"W4096", 4096, 3072, 0, 128, 1},    {"W6144", 6144, 2048, 0, 128, 1},
+    {"H4096", 4096, 3072, 0, 128, 2},    {"H6144", 6144, 2048, 0, 128, 2},
 };
 static const int kNConfigs = sizeof kConfigs / sizeof kConfigs[0];
 
@@ -92,7 +119,7 @@ int main(int argc, char** argv)
         if (once >= 0 && c != once) continue;
         const Config& k = kConfigs[c];
         CK(cudaMemset(stamps, 0, 128 * sizeof(long long)));
-        auto launch = [&] { epi_store<<<grid, 384, smem>>>(C, k.m, k.n, k.work, k.stores, stamps); };
+        auto launch = [&] { epi_store<<<grid, 384, smem>>>(C, k.m, k.n, k.work, k.stores, k.mode, stamps); };
         if (once >= 0) {
             launch();
             CK(cudaDeviceSynchronize());
@@ -103,10 +130,10 @@ int main(int argc, char** argv)
         long long st[6];
         CK(cudaMemcpy(st, stamps, sizeof st, cudaMemcpyDeviceToHost));
         const int tiles = (k.m / 128) * (k.n / 256);
-        printf("EPI %-8s M %5d N %5d tiles %3d (%d a CTA at most) work %5d stores %3d: %9.2f us   CTA 0 warp 4 store cycles a tile:"
-               " %lld %lld %lld\n",
-               k.name, k.m, k.n, tiles, (tiles + grid - 1) / grid, k.work, k.stores, ms * 1e3, st[1] - st[0], st[3] - st[2],
-               st[5] - st[4]);
+        printf("EPI %-8s M %5d N %5d tiles %3d (%d a CTA at most) work %5d stores %3d mode %d: %9.2f us   CTA 0 warp 4 store cycles"
+               " a tile: %lld %lld %lld\n",
+               k.name, k.m, k.n, tiles, (tiles + grid - 1) / grid, k.work, k.stores, k.mode, ms * 1e3, st[1] - st[0],
+               st[3] - st[2], st[5] - st[4]);
     }
     CK(cudaFree(C));
     CK(cudaFree(stamps));

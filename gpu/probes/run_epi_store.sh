@@ -3,7 +3,7 @@
 # mainloop's stand-in work, and what ncu counts for it.
 # usage: bash gpu/probes/run_epi_store.sh OUTDIR     (from the repository root)
 # OUTDIR gets rates.txt (EPI lines), ncu.csv (one launch a configuration) and log.txt.  Nothing is
-# changed on the GPU.  Expected: under a minute.
+# changed on the GPU.  Expected: about two minutes.
 set -u
 out=${1:?usage: bash gpu/probes/run_epi_store.sh OUTDIR}
 # shellcheck source=gpu/probes/run_common.sh
@@ -13,7 +13,7 @@ timeout 120 /tmp/epi_store > "$out/rates.txt" || failed=$((failed + 1))
 cat "$out/rates.txt"
 m=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_write.sum,\
-smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_lg.sum
+smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_lg.sum,lts__t_requests_srcunit_tex_op_write.sum
 n=$(grep -c '^EPI ' "$out/rates.txt")
 : > "$out/ncu.csv"
 for i in $(seq 0 $((n - 1))); do
