@@ -536,7 +536,7 @@ typedef struct coalsim_time {
     double smem_us;             /* its shared wavefronts and L1 lines at the data pipes' rates */
     double path_us;             /* its blocks' critical paths, wave after wave */
     double dispatch_us;         /* its blocks started one after another */
-    double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty) */
+    double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty): reported, not in the time */
     double atomic_us;           /* global atomics through L2: the busiest address's one after another, or
                                    all their sectors at the atomic units' rate, whichever is longer */
     double load_ns;             /* a global load's latency on the paths, averaged over where loads were served */
@@ -565,9 +565,10 @@ void coalsim_timing_free(coalsim_timing *t);
 int coalsim_timing_request(coalsim_timing *t, const coalsim_request *r, const coalsim_result *res,
                            const coalsim_hier_counts *d);
 /* What the cache model left dirty in L2 at the end (DIRTY bytes) and the
- * L2's size: launched back to back, a kernel whose data does not fit in L2
- * writes the previous launch's dirty bytes back while it runs, so the
- * instruction-side model (exectime.c) counts them as its DRAM writes. */
+ * L2's size: launched back to back with no flush between, a kernel whose
+ * data does not fit in L2 writes the previous launch's dirty bytes back
+ * while it runs; the instruction-side model (exectime.c) reports that as
+ * dram_b2b_us beside the time, which has only the launch's own traffic. */
 void coalsim_timing_set_dirty(coalsim_timing *t, uint64_t dirty, uint64_t l2_bytes);
 /* Loop iterations jumped over inside a sample's blocks (plain loads and
  * stores): multiply SM s's load (its L1 data pipe, its blocks' schedule) by
@@ -805,10 +806,12 @@ typedef int (*coalsim_each_fn)(void *ctx, const coalsim_request *r, const coalsi
                                const coalsim_hier_counts *d);
 
 /* What a launch's L2 holds when it starts (coalsim_analysis_cfg.l2).
- * COLD: nothing of its data, as Nsight Compute's gpu__time_duration sees a
- * launch (ncu flushes the caches before each replay); the time still adds
- * the previous launch's dirty write-back for data larger than L2 and the
- * back-to-back launch cost, as before.  WARM: the launch is the second of two
+ * COLD: nothing of its data and nothing dirty, as Nsight Compute's
+ * gpu__time_duration sees a launch (ncu flushes the caches, writing dirty
+ * lines back, before each replay); the time has the back-to-back launch
+ * cost, and hierarchy.time.dram_b2b_us gives the DRAM term behind an
+ * identical launch with no flush between (its dirty lines written back
+ * meanwhile when the data does not fit in L2).  WARM: the launch is the second of two
  * identical launches back to back, as a cudaEvent loop times it: the analysis
  * inherits the first's L2 (coalsim_analysis_inherit_l2, dirty lines
  * included), whose write-backs the cache model then counts as they happen,

@@ -126,7 +126,7 @@ START_TEST(test_html_draws_the_time_terms_with_the_bound_in_red_only_when_predic
     ck_assert_ptr_null(strstr(page, "Predicted time"));
     free(page);
     coalsim_time tm = {.total_us = 13.4, .bound = "pipe", .launch_us = 3.4, .exec_modelled = 1, .issue_us = 7,
-                       .pipe_us = 10, .pipe = "fma", .smem_us = 2, .path_us = 6, .dram_b2b_us = 1};
+                       .pipe_us = 10, .pipe = "fma", .smem_us = 2, .path_us = 6, .dram_us = 1};
     coalsim_report_extra ex = {.time = &tm};
     page = html(st, &ex);
     ck_assert_ptr_nonnull(strstr(page, "<h2>Predicted time</h2>"));

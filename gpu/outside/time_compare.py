@@ -10,13 +10,19 @@ Prints one line a launch, then the mean absolute error, the largest error and
 how many are within 10% and 25%; the same lines go to --out when given.
 
 usage: python3 gpu/outside/time_compare.py --profile gpu/profiles/h100.txt
-           --times gpu/results/h100/outside/times.txt [--out FILE]
+           --times gpu/results/h100/outside/times.txt [--l2 cold|warm]
+           [--ncu gpu/results/h100/outside/counters.txt] [--out FILE]
            [--cache DIR] [--jobs N] [--coalsim PATH] [--only NAME...] [--sass [DIR]]
 
 --sass runs each launch's SASS listing (DIR/UNIT.nvdisasm, default the
 H100's gpu/results/h100/outside/sass) with its module as --ptx, as
 compare.py --sass does: the SASS front end counts the instructions and
 their pipes and follows the real registers where the PTX one estimates.
+
+--l2 warm predicts each launch as the second of two back to back (coalsim
+--l2 warm, two runs), as the events time it; the default cold one starts
+after a flush, as ncu times it: --ncu COUNTERS compares it with ncu's
+gpu__time_duration of each launch (join.py's counters.txt) instead.
 
 --cache DIR keeps each launch's JSON report (DIR/NAME.json) and reuses it
 when the profile and coalsim are older than it: the interpreter runs about
@@ -52,6 +58,16 @@ def measured(path):
     return t
 
 
+def ncu_times(path):
+    """Nsight Compute's gpu__time_duration.sum (ns) of each launch, in us."""
+    t = {}
+    for line in open(path):
+        w = line.split()
+        if len(w) == 3 and w[1] == "gpu__time_duration.sum":
+            t[w[0]] = float(w[2]) / 1e3
+    return t
+
+
 def run(a, name, f, rest):
     if a.sass:
         # the module: the PTX run_outside.sh kept beside the listing, else the .cu
@@ -62,6 +78,8 @@ def run(a, name, f, rest):
         name_cache = name + ".sass"
     else:
         name_cache = name
+    if a.l2 != "cold":
+        rest, name_cache = ["--l2", a.l2] + rest, name_cache + "." + a.l2
     cached = os.path.join(a.cache, name_cache + ".json") if a.cache else None
     if cached and os.path.exists(cached):
         age = os.path.getmtime(cached)
@@ -82,24 +100,32 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", required=True)
     ap.add_argument("--times", required=True)
+    ap.add_argument("--ncu", metavar="COUNTERS",
+                    help="compare with ncu's gpu__time_duration in this counters.txt (cold) instead of --times")
     ap.add_argument("--out")
     ap.add_argument("--cache")
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     ap.add_argument("--threads", type=int, default=2, help="coalsim --threads for each launch")
     ap.add_argument("--coalsim", default=os.path.join(ROOT, "build", "coalsim"))
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--l2", choices=("cold", "warm"), default="cold",
+                    help="coalsim --l2: warm is the second of two launches back to back, as the events time it")
     ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
                     help="run the SASS listings of this folder (default: the H100's) with their module as --ptx")
     a = ap.parse_args()
     hw = measured(os.path.join(ROOT, a.times) if not os.path.isabs(a.times) else a.times)
+    if a.ncu:
+        hw = ncu_times(os.path.join(ROOT, a.ncu) if not os.path.isabs(a.ncu) else a.ncu)
     todo = list(launches(a.only))
     res = {}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for name, j, err in ex.map(lambda t: run(a, *t), todo):
             res[name] = (j, err)
-    lines = ["# coalsim --hier --profile %s%s against %s (median cudaEvent time per launch, back to back)" %
-             (os.path.relpath(a.profile, ROOT), " on the SASS listings of " + os.path.relpath(a.sass, ROOT)
-              if a.sass else "", os.path.relpath(a.times, ROOT)),
+    against = ("%s (ncu's gpu__time_duration: caches flushed before each replay)" % a.ncu if a.ncu else
+               "%s (median cudaEvent time per launch, back to back)" % os.path.relpath(a.times, ROOT))
+    lines = ["# coalsim --hier --profile %s%s%s against %s" %
+             (os.path.relpath(a.profile, ROOT), " --l2 warm" if a.l2 == "warm" else "",
+              " on the SASS listings of " + os.path.relpath(a.sass, ROOT) if a.sass else "", against),
              "# launch                          measured_us  predicted_us  ratio  bound     terms (us)"]
     errs, failed = [], 0
     for name, _, _ in todo:

@@ -211,13 +211,20 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     double atomic = (double)out->atomic_hot_ops * p->atomic_same_ns * clk;
     if ((double)out->atomic_sectors * p->atomic_sector_ns * clk > atomic)
         atomic = (double)out->atomic_sectors * p->atomic_sector_ns * clk;
-    /* back to back, what the last launch left dirty is written while this
-     * one runs, unless the data fits in L2 and stays there */
+    /* the time's DRAM is this launch's own traffic (what the cache model
+     * counted: warm, the inherited dirty lines' write-backs among it); a
+     * cold launch starts after a flush, as Nsight Compute replays it, with
+     * nothing dirty to write back (held-out round 11: launches of 67-134 MB
+     * that write ran 1.23-1.40x faster under ncu than with the previous
+     * launch's write-back added).  Reported beside it: the same launch
+     * behind an identical one with no flush between, whose dirty lines it
+     * writes back while it runs unless the data fits in L2 and stays */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
     uint64_t writes = c->dram_write;
     if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
     out->dram_b2b_us = timing_dram_read_us(p, c) + (double)writes / (write_gbs * 1e3);
-    double dram = out->dram_b2b_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
+    writes = c->dram_write;
+    double dram = out->dram_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
     /* the blocks a SM holds at once, in phase, use its L1 data pipe and its
      * share of DRAM one stretch after another: a closed queue of them over
      * the two overlaps them less than the larger of the two says */

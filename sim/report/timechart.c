@@ -25,7 +25,7 @@ static size_t terms_of(const coalsim_time *tm, term *t)
         t[n++] = (term){"paths/latency", "latency", tm->path_us,
                         "the blocks' critical paths, loads at their serving level's latency, wave after wave"};
         t[n++] = (term){"block starts", "launch/tail", tm->dispatch_us, "the busiest SM's blocks started one after another"};
-        t[n++] = (term){"DRAM", "DRAM", tm->dram_b2b_us, "DRAM reads and writes (back to back) at the device's rates"};
+        t[n++] = (term){"DRAM", "DRAM", tm->dram_us, "this launch's DRAM reads and writes at the device's rates"};
         t[n++] = (term){"L2", "L2", tm->l2_us, "L2 sectors at the device's rate"};
         t[n++] = (term){"atomics", "atomics", tm->atomic_us, "atomics on the busiest address, one after another"};
     } else {
