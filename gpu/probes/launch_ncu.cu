@@ -43,16 +43,16 @@ int main(int argc, char **argv)
     CK(cudaEventCreate(&b));
     for (int k = 0; k < 2; k++)
         for (const auto &c : cfg) {
-            std::vector<float> each;
-            for (int w = 0; w < 3; w++) {
+            auto launch = [&] {
                 if (k) store_kernel<<<c.blocks, c.threads>>>(out);
                 else empty_kernel<<<c.blocks, c.threads>>>();
-            }
+            };
+            std::vector<float> each;
+            for (int w = 0; w < 3; w++) launch();
             CK(cudaDeviceSynchronize());
             for (int r = 0; r < repeats; r++) {
                 CK(cudaEventRecord(a));
-                if (k) store_kernel<<<c.blocks, c.threads>>>(out);
-                else empty_kernel<<<c.blocks, c.threads>>>();
+                launch();
                 CK(cudaEventRecord(b));
                 CK(cudaEventSynchronize(b));
                 float ms;
@@ -60,10 +60,7 @@ int main(int argc, char **argv)
                 each.push_back(ms * 1e3f);
             }
             CK(cudaEventRecord(a));
-            for (int r = 0; r < repeats; r++) {
-                if (k) store_kernel<<<c.blocks, c.threads>>>(out);
-                else empty_kernel<<<c.blocks, c.threads>>>();
-            }
+            for (int r = 0; r < repeats; r++) launch();
             CK(cudaEventRecord(b));
             CK(cudaEventSynchronize(b));
             float batch;
