@@ -220,10 +220,9 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
      * behind an identical one with no flush between, whose dirty lines it
      * writes back while it runs unless the data fits in L2 and stays */
     double write_gbs = 1.0 / (2.0 / p->dram_copy_gbs - 1.0 / p->dram_read_gbs);
-    uint64_t writes = c->dram_write;
-    if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) writes += dirty;
-    out->dram_b2b_us = timing_dram_read_us(p, c) + (double)writes / (write_gbs * 1e3);
-    writes = c->dram_write;
+    uint64_t writes = c->dram_write, b2b_writes = writes;
+    if (l2_bytes && c->dram_read + c->dram_write + dirty > l2_bytes) b2b_writes += dirty;
+    out->dram_b2b_us = timing_dram_read_us(p, c) + (double)b2b_writes / (write_gbs * 1e3);
     double dram = out->dram_us * 1e3 * clk, l2 = out->l2_us * 1e3 * clk;
     /* the blocks a SM holds at once, in phase, use its L1 data pipe and its
      * share of DRAM one stretch after another: a closed queue of them over

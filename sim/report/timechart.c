@@ -23,7 +23,7 @@ static size_t terms_of(const coalsim_time *tm, term *t)
         t[n++] = (term){"pipe", "pipe", tm->pipe_us, "the busiest pipe's instructions at its rate"};
         t[n++] = (term){"L1/shared", "L1/shared", tm->smem_us, "shared wavefronts and L1 lines at the data pipe's rates"};
         t[n++] = (term){"paths/latency", "latency", tm->path_us,
-                        "the blocks' critical paths, loads at their serving level's latency, wave after wave"};
+                        "the blocks' critical paths, each load on them at the launch's mean load latency, wave after wave"};
         t[n++] = (term){"block starts", "launch/tail", tm->dispatch_us, "the busiest SM's blocks started one after another"};
         t[n++] = (term){"DRAM", "DRAM", tm->dram_us, "this launch's DRAM reads and writes at the device's rates"};
         t[n++] = (term){"L2", "L2", tm->l2_us, "L2 sectors at the device's rate"};
