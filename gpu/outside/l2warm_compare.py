@@ -28,6 +28,8 @@ import shlex
 import statistics
 import subprocess
 
+from time_compare import measured, ncu_times   # the events' and ncu's times of join.py's files
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 L2_BYTES = 50 << 20
 
@@ -95,16 +97,10 @@ def main():
     a = ap.parse_args()
     ev, ncu = {}, {}
     if a.results:
-        for line in open(os.path.join(a.results, "times.txt")):
-            w = line.split()
-            if len(w) > 2 and not w[0].startswith("#") and w[2] not in ("-", "FAILED"):
-                ev[w[0]] = float(w[2])
+        ev = measured(os.path.join(a.results, "times.txt"))
         cpath = os.path.join(a.results, "counters.txt")
         if os.path.exists(cpath):
-            for line in open(cpath):
-                w = line.split()
-                if len(w) == 3 and w[1] == "gpu__time_duration.sum":
-                    ncu[w[0]] = float(w[2]) / 1e3
+            ncu = ncu_times(cpath)
     todo = list(launches(a.list))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         res = {n: (j, e) for n, j, e in ex.map(lambda t: run(a, *t), todo)}
