@@ -113,9 +113,9 @@ def main():
     ap.add_argument("--sass", nargs="?", const=os.path.join(ROOT, "gpu", "results", "h100", "outside", "sass"),
                     help="run the SASS listings of this folder (default: the H100's) with their module as --ptx")
     a = ap.parse_args()
-    hw = measured(os.path.join(ROOT, a.times) if not os.path.isabs(a.times) else a.times)
-    if a.ncu:
-        hw = ncu_times(os.path.join(ROOT, a.ncu) if not os.path.isabs(a.ncu) else a.ncu)
+    src = a.ncu or a.times
+    src = os.path.join(ROOT, src) if not os.path.isabs(src) else src
+    hw = ncu_times(src) if a.ncu else measured(src)
     todo = list(launches(a.only))
     res = {}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
