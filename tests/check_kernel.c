@@ -196,6 +196,31 @@ START_TEST(test_kernel_bits_locals_constants_and_division_by_zero)
 }
 END_TEST
 
+/* __ffs is brev then bfind.shiftamt.u32 (the shift that takes the highest
+ * set bit to the top, all ones where none is), plus one: warp-aggregated
+ * atomics and SobolQRNG use it. */
+START_TEST(test_kernel_ffs_finds_the_lowest_set_bit_through_bfind_shiftamt)
+{
+    coalsim_kernel *k = load("tests/kernels/semantics.ptx");
+    char err[1024];
+    ck_assert_msg(launch(k, "ffs_bits", 1, 1, 64, 1, 0, "out:1024,in:256=random:5", 1, err, NULL) == 0, "%s", err);
+    int out[256];
+    unsigned in[64];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    ck_assert_int_eq(coalsim_kernel_read(k, "in", 0, in, sizeof in), 0);
+    for (int t = 0; t < 64; t++) {
+        unsigned u = t == 7 ? 0u : in[t] << (t % 32);
+        unsigned long long v = (unsigned long long)u << (t % 29);
+        unsigned long long w = t == 9 ? 0ull : v | 1ull << 63;
+        ck_assert_int_eq(out[4 * t + 0], u ? __builtin_ctz(u) + 1 : 0);
+        ck_assert_int_eq(out[4 * t + 1], v ? __builtin_ctzll(v) + 1 : 0);
+        ck_assert_int_eq(out[4 * t + 2], __builtin_ctz(u | 0x80000000u) + 1);
+        ck_assert_int_eq(out[4 * t + 3], w ? __builtin_ctzll(w) + 1 : 0);
+    }
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_kernel_floats_doubles_and_halves)
 {
     coalsim_kernel *k = load("tests/kernels/semantics.ptx");
@@ -350,6 +375,14 @@ START_TEST(test_kernel_an_unsupported_instruction_of_a_cu_names_its_source_line)
     ck_assert_ptr_nonnull(k);
     ck_assert_int_eq(launch(k, NULL, 1, 1, 32, 1, 0, "", 1, err, NULL), -1);
     ck_assert_msg(strstr(err, "app.cu:42: frobnicate (PTX line 8)") && strstr(err, "not supported"), "%s", err);
+    coalsim_kernel_free(k);
+    /* an operand refused when the PTX is read: the same (it named app.cu:9, the PTX's line) */
+    const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/home/u/app.cu\"\n"
+                      ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.loc 1 17 3\n  mov.u32 %r1, %nosuch;\n}\n";
+    k = coalsim_kernel_load_ptx(bad, strlen(bad), "app.cu", err, sizeof err);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_int_eq(launch(k, NULL, 1, 1, 32, 1, 0, "", 1, err, NULL), -1);
+    ck_assert_msg(strstr(err, "app.cu:17: mov.u32 (PTX line 9): operand 2: '%nosuch'"), "%s", err);
     coalsim_kernel_free(k);
 }
 END_TEST
@@ -1056,6 +1089,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_shuffles_and_ballots_follow_the_ptx_rules);
     tcase_add_test(c, test_kernel_atomics_are_atomic_across_worker_threads);
     tcase_add_test(c, test_kernel_bits_locals_constants_and_division_by_zero);
+    tcase_add_test(c, test_kernel_ffs_finds_the_lowest_set_bit_through_bfind_shiftamt);
     tcase_add_test(c, test_kernel_floats_doubles_and_halves);
     tcase_add_test(c, test_kernel_barrier_in_a_loop_with_dynamic_shared_memory);
     tcase_add_test(c, test_kernel_counts_requests_and_instructions_the_same_on_any_thread_count);

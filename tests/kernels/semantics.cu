@@ -107,3 +107,16 @@ __global__ void block_sum(const float *in, float *out)
 
 // A misaligned access: the GPU faults, and so does the interpreter.
 __global__ void misaligned(float *p) { p[threadIdx.x] = *(float *)((char *)p + 2); }
+
+// __ffs and __ffsll: nvcc writes them as brev then bfind.shiftamt (the shift
+// that takes the highest set bit to the top), plus one; 0 where no bit is set.
+__global__ void ffs_bits(int *out, const unsigned *in)
+{
+    int t = threadIdx.x;
+    unsigned u = t == 7 ? 0u : in[t] << (t % 32);
+    unsigned long long v = (unsigned long long)u << (t % 29);
+    out[4 * t + 0] = __ffs(u);
+    out[4 * t + 1] = __ffsll((long long)v);
+    out[4 * t + 2] = __ffs((int)(u | 0x80000000u));
+    out[4 * t + 3] = __ffsll(t == 9 ? 0ll : (long long)(v | (1ull << 63)));
+}

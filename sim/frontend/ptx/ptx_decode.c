@@ -148,6 +148,9 @@ static int unbind(dstate *ds, unsigned depth)
     return 0;
 }
 
+static const char *base_name(const char *path);
+static int system_header(const char *path);
+
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
 {
     char msg[300];
@@ -158,7 +161,23 @@ int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap
     char op[160];
     int n = snprintf(op, sizeof op, "%s", ri->opcode);
     for (unsigned k = 0; k < ri->nmods && n < (int)sizeof op; k++) n += snprintf(op + n, sizeof op - (size_t)n, ".%s", ri->mods[k]);
-    snprintf(err, cap, "%s:%u: %s: %s", p->mod->name, ri->line, op, msg);
+    /* where, as ptx_exec.c's errors say it: the PTX's line in a .ptx; where a
+     * .cu was compiled (the module has its name), the user's source line from
+     * .loc and the PTX's line beside it, which is no line of the .cu */
+    const ptx_module *m = p->mod;
+    size_t nl = strlen(m->name);
+    if (nl >= 4 && !strcmp(m->name + nl - 4, ".ptx"))
+        snprintf(err, cap, "%s:%u: %s: %s", m->name, ri->line, op, msg);
+    else {
+        /* a line inside a CUDA or system header says less than the user's it was inlined into */
+        unsigned file = ri->file, line = ri->src_line;
+        if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
+            file = ri->inl_file, line = ri->inl_line;
+        if (line && file < m->nfiles && m->files[file])
+            snprintf(err, cap, "%.100s:%u: %s (PTX line %u): %s", base_name(m->files[file]), line, op, ri->line, msg);
+        else
+            snprintf(err, cap, "%s (PTX line %u): %s: %s", m->name, ri->line, op, msg);
+    }
     return -1;
 }
 

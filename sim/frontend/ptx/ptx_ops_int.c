@@ -240,6 +240,11 @@ UN(bfind_u32, uint32_t, uint32_t, a ? (uint32_t)(31 - __builtin_clz(a)) : 0xffff
 UN(bfind_s32, int32_t, uint32_t, (a < 0 ? ~a : a) ? (uint32_t)(31 - __builtin_clz((uint32_t)(a < 0 ? ~a : a))) : 0xffffffffu)
 UN(bfind_u64, uint64_t, uint32_t, a ? (uint32_t)(63 - __builtin_clzll(a)) : 0xffffffffu)
 UN(bfind_s64, int64_t, uint32_t, (a < 0 ? ~a : a) ? (uint32_t)(63 - __builtin_clzll((uint64_t)(a < 0 ? ~a : a))) : 0xffffffffu)
+/* bfind.shiftamt: the left shift that takes that bit to the top (__ffs is brev, then this), 0xffffffff if none */
+UN(bfind_sa_u32, uint32_t, uint32_t, a ? (uint32_t)__builtin_clz(a) : 0xffffffffu)
+UN(bfind_sa_s32, int32_t, uint32_t, (a < 0 ? ~a : a) ? (uint32_t)__builtin_clz((uint32_t)(a < 0 ? ~a : a)) : 0xffffffffu)
+UN(bfind_sa_u64, uint64_t, uint32_t, a ? (uint32_t)__builtin_clzll(a) : 0xffffffffu)
+UN(bfind_sa_s64, int64_t, uint32_t, (a < 0 ? ~a : a) ? (uint32_t)__builtin_clzll((uint64_t)(a < 0 ? ~a : a)) : 0xffffffffu)
 /* bfe d, a, pos, len; bfi d, f, b, pos, len */
 static uint64_t bfe(uint64_t a, unsigned width, int sgn, uint32_t pos, uint32_t len)
 {
@@ -788,8 +793,10 @@ DECODE(dec_unary)
     } else if (!strcmp(op, "brev")) {
         in->fn = wi == 1 ? brev_32 : wi == 2 ? brev_64 : NULL;
     } else if (!strcmp(op, "bfind")) {
-        if (ptx_has_mod(ri, "shiftamt")) return 0;
-        in->fn = wi == 1 ? (s ? bfind_s32 : bfind_u32) : wi == 2 ? (s ? bfind_s64 : bfind_u64) : NULL;
+        if (ptx_has_mod(ri, "shiftamt"))
+            in->fn = wi == 1 ? (s ? bfind_sa_s32 : bfind_sa_u32) : wi == 2 ? (s ? bfind_sa_s64 : bfind_sa_u64) : NULL;
+        else
+            in->fn = wi == 1 ? (s ? bfind_s32 : bfind_u32) : wi == 2 ? (s ? bfind_s64 : bfind_u64) : NULL;
     }
     return 0;
 }
