@@ -539,7 +539,8 @@ typedef struct coalsim_time {
     double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty): reported, not in the time */
     double atomic_us;           /* global atomics through L2: the busiest address's one after another, or
                                    all their sectors at the atomic units' rate, whichever is longer */
-    double load_ns;             /* a global load's latency on the paths, averaged over where loads were served */
+    double load_ns;             /* a global load's latency on the paths: the mean over where loads were served,
+                                 * or over the loads that missed L1 where a warp issues several a round trip */
     double waves;               /* blocks over what all SMs hold at once */
     unsigned occupancy_blocks, occupancy_warps, regs;
     const char *occupancy_limit, *regs_from;

