@@ -148,8 +148,29 @@ static int unbind(dstate *ds, unsigned depth)
     return 0;
 }
 
-static const char *base_name(const char *path);
-static int system_header(const char *path);
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int system_header(const char *path)
+{
+    return !strncmp(path, "/usr/", 5) || strstr(path, "/cuda/") || strstr(path, "/cuda-") ||
+           strstr(path, "/targets/x86_64-linux/include/") || strstr(path, "/clang/");
+}
+
+/* The user's source line of RI: its .loc, or the line a CUDA or system
+ * header's line was inlined into (which says more).  1 with *FILE (an index
+ * of m->files) and *LINE set, or 0 where there is none. */
+static int user_line(const ptx_module *m, const raw_inst *ri, unsigned *file, unsigned *line)
+{
+    unsigned f = ri->file, l = ri->src_line;
+    if (ri->inl_line && f < m->nfiles && m->files[f] && system_header(m->files[f])) f = ri->inl_file, l = ri->inl_line;
+    if (!l || f >= m->nfiles || !m->files[f]) return 0;
+    *file = f, *line = l;
+    return 1;
+}
 
 int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap, const char *fmt, ...)
 {
@@ -169,11 +190,8 @@ int ptx_dec_fail(const ptx_program *p, const raw_inst *ri, char *err, size_t cap
     if (nl >= 4 && !strcmp(m->name + nl - 4, ".ptx"))
         snprintf(err, cap, "%s:%u: %s: %s", m->name, ri->line, op, msg);
     else {
-        /* a line inside a CUDA or system header says less than the user's it was inlined into */
-        unsigned file = ri->file, line = ri->src_line;
-        if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
-            file = ri->inl_file, line = ri->inl_line;
-        if (line && file < m->nfiles && m->files[file])
+        unsigned file, line;
+        if (user_line(m, ri, &file, &line))
             snprintf(err, cap, "%.100s:%u: %s (PTX line %u): %s", base_name(m->files[file]), line, op, ri->line, msg);
         else
             snprintf(err, cap, "%s (PTX line %u): %s: %s", m->name, ri->line, op, msg);
@@ -488,18 +506,6 @@ int ptx_dec_addr(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k, pinst
 
 /* ---- access labels ---- */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static int system_header(const char *path)
-{
-    return !strncmp(path, "/usr/", 5) || strstr(path, "/cuda/") || strstr(path, "/cuda-") ||
-           strstr(path, "/targets/x86_64-linux/include/") || strstr(path, "/clang/");
-}
-
 /* "file.cu:30:ld.global.f32", "kernels.cuh:259@293:ld.shared.u32" when
  * inlined, "kernel.ptx:LINE:..." without line information; "~2", "~3" for
  * the second and third instruction that would get the same label (labels
@@ -567,11 +573,8 @@ static const pop_entry *find_op(const char *name)
 /* IN's source line: the user's, not a header's it was inlined from */
 static void source_line(const ptx_program *p, const raw_inst *ri, pinst *in)
 {
-    const ptx_module *m = p->mod;
-    unsigned file = ri->file, line = ri->src_line;
-    if (ri->inl_line && file < m->nfiles && m->files[file] && system_header(m->files[file]))
-        file = ri->inl_file, line = ri->inl_line;
-    if (line && file < m->nfiles && m->files[file]) in->src_file = file + 1, in->src_line = line;
+    unsigned file, line;
+    if (user_line(p->mod, ri, &file, &line)) in->src_file = file + 1, in->src_line = line;
 }
 
 static int unsupported(pctx *x, pwarp *w, const pinst *in, uint32_t m)
