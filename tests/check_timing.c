@@ -36,24 +36,18 @@ static void feed(coalsim_timing *t, coalsim_op op, uint64_t block, uint64_t warp
     ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
 }
 
-/* The time of what T was fed, with the execution E. */
-static coalsim_time finish_exec(coalsim_timing *t, const coalsim_exec *e)
+/* The time of what T was fed, with DRAM_READ bytes read and the execution E
+ * (NULL: none); T is freed. */
+static coalsim_time finish_exec(coalsim_timing *t, uint64_t dram_read, const coalsim_exec *e)
 {
-    coalsim_hier_counts c = {0};
+    coalsim_hier_counts c = {.dram_read = dram_read};
     coalsim_time tm;
     ck_assert_int_eq(coalsim_timing_finish(t, &c, e, &tm), 0);
     coalsim_timing_free(t);
     return tm;
 }
 
-static coalsim_time finish(coalsim_timing *t, uint64_t dram)
-{
-    coalsim_hier_counts c = {.dram_read = dram};
-    coalsim_time tm;
-    ck_assert_int_eq(coalsim_timing_finish(t, &c, NULL, &tm), 0);
-    coalsim_timing_free(t);
-    return tm;
-}
+static coalsim_time finish(coalsim_timing *t, uint64_t dram) { return finish_exec(t, dram, NULL); }
 
 START_TEST(test_profile_predicts_the_slowest_throughput_bound)
 {
@@ -417,12 +411,6 @@ START_TEST(test_blocks_queue_for_the_l1_data_pipe_and_dram_in_turn)
 }
 END_TEST
 
-/* A cold launch starts after a flush, as Nsight Compute replays it: what
- * the launch before it left dirty is not written back in its time (held-out
- * round 11: ncu ran launches of 67-134 MB that write 1.23-1.40x faster than
- * that).  The report gives the back-to-back figure beside it: 2 us of reads,
- * 2 us of writes, and 20 us of the previous launch's dirty lines when the
- * data does not fit in L2 (nothing more when it does). */
 /* A load on a block's path is the one its warp waits for: with one load a
  * round trip (the warp's loads over the path's), any of the launch's, at
  * their mean; with several, the slowest, one that missed L1, at the mean of
@@ -451,7 +439,7 @@ START_TEST(test_a_path_load_waits_for_a_miss_where_its_warp_issues_several)
             ck_assert_int_eq(coalsim_timing_request(t, &r, &res, d), 0);
         }
         coalsim_exec e = {.isa = "PTX", .path_blocks = 1, .block_threads = 32 * warps, .inst_executed = 12, .path_loads = 1};
-        coalsim_time tm = finish_exec(t, &e);
+        coalsim_time tm = finish_exec(t, 0, &e);
         /* one a trip: the mean (115, 65, 20); three: the misses' (400, 200), L1's where all hit */
         const double want[6] = {(9 * 20 + 3 * 400) / 12.0, (9 * 20 + 400 + 2 * 100) / 12.0, 20, 400, 200, 20};
         ck_assert_double_eq_tol(tm.load_ns, want[c], 1e-6);
@@ -459,6 +447,12 @@ START_TEST(test_a_path_load_waits_for_a_miss_where_its_warp_issues_several)
 }
 END_TEST
 
+/* A cold launch starts after a flush, as Nsight Compute replays it: what
+ * the launch before it left dirty is not written back in its time (held-out
+ * round 11: ncu ran launches of 67-134 MB that write 1.23-1.40x faster than
+ * that).  The report gives the back-to-back figure beside it: 2 us of reads,
+ * 2 us of writes, and 20 us of the previous launch's dirty lines when the
+ * data does not fit in L2 (nothing more when it does). */
 START_TEST(test_a_cold_launch_writes_back_nothing_of_the_launch_before_it)
 {
     coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n");
