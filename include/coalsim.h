@@ -127,6 +127,8 @@ typedef struct coalsim_request {
     unsigned long line;                   /* trace line of its first record, or 0 */
     uint32_t label_id;                    /* 0, or a number the producer gives each distinct label
                                              (a fast key: equal ids must mean equal labels) */
+    unsigned char atomic_float;           /* 1: an atomic or reduction on floating-point data (L2 takes its
+                                             lanes at atomic_same_ns, an integer's at atomic_int_ns); 0 else */
 } coalsim_request;
 
 typedef struct coalsim_result {
@@ -450,6 +452,8 @@ typedef struct coalsim_profile {
     double l1_lines_per_cycle;                /* a SM's L1 data pipe: 128-byte lines of global requests */
     double atomic_same_ns;                    /* an atomic's lane on an address every lane uses: ns (L2 serialises them) */
     double atomic_sector_ns;                  /* a global atomic's sector, the device's L2 atomic units together: ns */
+    double atomic_int_ns;                     /* an integer atomic's lane on a busy word: ns (0: atomic_same_ns) */
+    double atomic_spread_ns;                  /* a lane of a request spread over a line's words: ns (0: none) */
     double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
     uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
     uint64_t l2_home_mask;                    /* two L2 sides, homes by these address bits (coalsim_hier_cfg; 0: one L2) */
@@ -526,6 +530,7 @@ typedef struct coalsim_time {
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached (no shared) */
     uint64_t trips[COALSIM_LEVELS];   /* warps' round trips by their deepest level (with latencies) */
     uint64_t atomic_hot_ops;    /* global atomics' lane operations on the busiest address */
+    double atomic_line_ns;      /* the busiest L2 atomic unit's requests one after another (lines 128, 512 bytes apart share one), ns */
     uint64_t atomic_sectors;    /* global atomics' and reductions' sectors, all SMs (the atomic sector rule) */
     /* the instruction terms: a kernel run with a profile that has the SM's
      * keys (exec_modelled 1); 0 otherwise */
@@ -537,8 +542,8 @@ typedef struct coalsim_time {
     double path_us;             /* its blocks' critical paths, wave after wave */
     double dispatch_us;         /* its blocks started one after another */
     double dram_b2b_us;         /* DRAM with the previous launch's dirty bytes written back (see set_dirty): reported, not in the time */
-    double atomic_us;           /* global atomics through L2: the busiest address's one after another, or
-                                   all their sectors at the atomic units' rate, whichever is longer */
+    double atomic_us;           /* global atomics through L2: the busiest atomic unit's requests one after another
+                                   (atomic_line_ns), or all their sectors at the units' rate, whichever is longer */
     double load_ns;             /* a global load's latency on the paths: the mean over where loads were served,
                                  * or over the loads that missed L1 where a warp issues several a round trip */
     double waves;               /* blocks over what all SMs hold at once */

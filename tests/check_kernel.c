@@ -166,6 +166,81 @@ START_TEST(test_kernel_atomics_are_atomic_across_worker_threads)
 }
 END_TEST
 
+/* The global atomic access of kernel NAME of tests/kernels/atomics.ptx run
+ * on 2 blocks of 64 threads (4 warps) with ARGS: its op and lanes. */
+static coalsim_access atomic_access(coalsim_kernel *k, const char *name, const char *args)
+{
+    char err[1024];
+    coalsim_analysis *a;
+    ck_assert_msg(launch(k, name, 2, 1, 64, 1, 0, args, 1, err, &a) == 0, "%s: %s", name, err);
+    const coalsim_stats *st = coalsim_analysis_stats(a);
+    coalsim_access found = {0};
+    int n = 0;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        if (ac->space == COALSIM_GLOBAL && (ac->op == COALSIM_ATOM || ac->op == COALSIM_RED)) found = *ac, n++;
+    }
+    ck_assert_msg(n == 1, "%s: %d global atomic accesses", name, n);
+    found.label = NULL;
+    coalsim_analysis_free(a);
+    return found;
+}
+
+/* ptxas combines a warp's lanes where it can see that their address is the
+ * same (add of a uniform value; 32-bit add, min, max, ... whose old value is
+ * not read) and one lane sends the request; an atom whose old value is not
+ * read is a reduction, but exch and cas (gpu/probes/atomic_agg.cu's SASS on
+ * sm_90, runs/h200-atomic-agg).  The values stay every lane's. */
+START_TEST(test_kernel_uniform_address_atomics_are_one_lanes_request_as_ptxas_makes_them)
+{
+    coalsim_kernel *k = load("tests/kernels/atomics.ptx");
+    static const struct {
+        const char *name, *args;
+        int one_lane;
+        coalsim_op op;
+    } cases[] = {
+        {"_Z16add_const_unusedPj", "g:512", 1, COALSIM_RED},
+        {"_Z14add_var_unusedPj", "g:512", 1, COALSIM_RED},
+        {"_Z14add_const_usedPjS_", "g:512,o:512", 1, COALSIM_ATOM},
+        {"_Z10max_unusedPj", "g:512", 1, COALSIM_RED},
+        {"_Z16u64_const_unusedPy", "g:512", 1, COALSIM_RED},
+        {"_Z12ctaid_unusedPj", "g:512", 1, COALSIM_RED},
+        {"_Z13loaded_unusedPjPKj", "g:512,i:512=zero", 1, COALSIM_RED},
+        {"_Z12add_var_usedPjS_", "g:512,o:512", 0, COALSIM_ATOM},
+        {"_Z8max_usedPjS_", "g:512,o:512", 0, COALSIM_ATOM},
+        {"_Z11exch_unusedPj", "g:512", 0, COALSIM_ATOM},
+        {"_Z10inc_unusedPj", "g:512", 0, COALSIM_RED},
+        {"_Z10f32_unusedPf", "g:512", 0, COALSIM_RED},
+        {"_Z14u64_var_unusedPy", "g:512", 0, COALSIM_RED},
+        {"_Z13warpid_unusedPj", "g:512", 0, COALSIM_RED},
+        {"_Z11lane_unusedPj", "g:512", 0, COALSIM_RED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        coalsim_access ac = atomic_access(k, cases[i].name, cases[i].args);
+        ck_assert_msg(ac.requests == 4, "%s: %llu requests", cases[i].name, (unsigned long long)ac.requests);
+        ck_assert_msg(ac.active_threads == (cases[i].one_lane ? 4u : 128u), "%s: %llu lanes", cases[i].name,
+                      (unsigned long long)ac.active_threads);
+        ck_assert_msg(ac.op == cases[i].op, "%s: op %d", cases[i].name, (int)ac.op);
+    }
+    /* every lane's value is added: 128 threads x 10, and the old values
+     * handed out are 0..127, each once */
+    char err[1024];
+    ck_assert_msg(launch(k, "_Z16add_const_unusedPj", 2, 1, 64, 1, 0, "g:512", 1, err, NULL) == 0, "%s", err);
+    unsigned g[2];
+    ck_assert_int_eq(coalsim_kernel_read(k, "g", 0, g, sizeof g), 0);
+    ck_assert_uint_eq(g[0], 1280);
+    ck_assert_msg(launch(k, "_Z14add_const_usedPjS_", 2, 1, 64, 1, 0, "g:512,o:512", 1, err, NULL) == 0, "%s", err);
+    unsigned o[128], seen[128] = {0};
+    ck_assert_int_eq(coalsim_kernel_read(k, "o", 0, o, sizeof o), 0);
+    for (int t = 0; t < 128; t++) {
+        ck_assert_uint_lt(o[t], 128);
+        seen[o[t]]++;
+    }
+    for (int t = 0; t < 128; t++) ck_assert_uint_eq(seen[t], 1);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_kernel_bits_locals_constants_and_division_by_zero)
 {
     static const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -1088,6 +1163,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_calls_and_recursion_return_their_values);
     tcase_add_test(c, test_kernel_shuffles_and_ballots_follow_the_ptx_rules);
     tcase_add_test(c, test_kernel_atomics_are_atomic_across_worker_threads);
+    tcase_add_test(c, test_kernel_uniform_address_atomics_are_one_lanes_request_as_ptxas_makes_them);
     tcase_add_test(c, test_kernel_bits_locals_constants_and_division_by_zero);
     tcase_add_test(c, test_kernel_ffs_finds_the_lowest_set_bit_through_bfind_shiftamt);
     tcase_add_test(c, test_kernel_floats_doubles_and_halves);

@@ -313,6 +313,60 @@ START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
 }
 END_TEST
 
+/* Launch 100 global atomic requests of 4 bytes on a profile whose L2
+ * takes an integer lane on a busy word in 1 ns, a float add's in 2 and a
+ * lane spread over a line's words in 0.1; request k's lane l at ADDR(k, l)
+ * (all lanes if ONE_LANE is 0, else lane 0 alone).  Its atomic_us. */
+static double atomic_time(int fp, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
+{
+    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n"
+                                         "atomic_same_ns = 2\natomic_int_ns = 1\natomic_spread_ns = 0.1\n"
+                                         "atomic_sector_ns = 0.0001\n");
+    coalsim_arch a = arch_of("hopper");
+    coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
+    for (unsigned k = 0; k < 100; k++) {
+        coalsim_request r;
+        coalsim_result res;
+        REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, 4, addr(k, lane));
+        if (one_lane) r.active = 1;
+        r.atomic_float = (unsigned char)fp;
+        r.block = k % 2, r.warp = 0;
+        coalsim_model(&a, &r, &res);
+        coalsim_hier_counts d = {.l1_sectors = res.sectors, .l2_sectors = res.sectors};
+        ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
+    }
+    coalsim_exec e = {.isa = "PTX", .path_blocks = 2, .block_threads = 32, .inst_executed = 200};
+    e.pipe_inst[COALSIM_PIPE_LSU] = 200;
+    coalsim_hier_counts c = {.l2_sectors = 100};
+    coalsim_time tm;
+    ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
+    coalsim_timing_free(t);
+    return tm.atomic_us;
+}
+
+static uint64_t one_word(unsigned k, unsigned l) { return (void)k, (void)l, 0x1000; }
+static uint64_t words_of_a_line(unsigned k, unsigned l) { return (void)k, 0x1000 + 4 * (uint64_t)l; }
+static uint64_t word_of_request(unsigned k, unsigned l) { return (void)l, 0x1000 + 4 * (uint64_t)(k % 32); }
+static uint64_t two_words_256_apart(unsigned k, unsigned l) { return (void)l, 0x1000 + 256 * (uint64_t)(k % 2); }
+static uint64_t two_words_512_apart(unsigned k, unsigned l) { return (void)l, 0x1000 + 512 * (uint64_t)(k % 2); }
+
+/* L2's atomic units (gpu/probes/atomic_rate.cu, atomic_lines.cu): a line's
+ * requests one after another, a request its busiest word's lanes at its
+ * data type's rate (an integer's atomic_int_ns, a float's atomic_same_ns)
+ * or all its lanes at atomic_spread_ns, whichever is longer; the words of
+ * one line share its time; lines 512 bytes apart share a unit, lines 256
+ * bytes apart do not. */
+START_TEST(test_an_atomic_units_requests_go_one_after_another_at_their_data_types_rate)
+{
+    ck_assert_double_eq_tol(atomic_time(0, 0, one_word), 100 * 32 * 1e-3, 1e-9);        /* 32 lanes x 1 ns */
+    ck_assert_double_eq_tol(atomic_time(1, 0, one_word), 100 * 32 * 2e-3, 1e-9);        /* a float's 2 ns */
+    ck_assert_double_eq_tol(atomic_time(0, 0, words_of_a_line), 100 * 3.2e-3, 1e-9);    /* 32 lanes x 0.1 */
+    ck_assert_double_eq_tol(atomic_time(0, 0, word_of_request), 100 * 32 * 1e-3, 1e-9); /* one line, 32 words */
+    ck_assert_double_eq_tol(atomic_time(0, 1, two_words_256_apart), 50 * 1e-3, 1e-9);   /* side by side */
+    ck_assert_double_eq_tol(atomic_time(0, 1, two_words_512_apart), 100 * 1e-3, 1e-9);  /* one unit */
+}
+END_TEST
+
 /* R blocks started together share the SM's schedulers in a stretch between
  * barriers: the stretch takes their issue where that is longer than one
  * block's; blocks started STAGGER apart share it only as far as they
@@ -529,6 +583,7 @@ Suite *make_timing_suite(void)
     tcase_add_test(c, test_a_lone_64_bytes_of_a_dram_piece_take_the_profiles_factor_and_a_whole_piece_a_streams_time);
     tcase_add_test(c, test_a_load_that_waits_for_another_warps_fetch_counts_where_that_fetch_came_from);
     tcase_add_test(c, test_global_atomics_take_their_sectors_at_the_l2_atomic_rate);
+    tcase_add_test(c, test_an_atomic_units_requests_go_one_after_another_at_their_data_types_rate);
     tcase_add_test(c, test_blocks_in_phase_share_the_schedulers_as_far_as_their_starts_overlap);
     tcase_add_test(c, test_warps_sharing_a_scheduler_wait_for_each_other_near_the_knee);
     tcase_add_test(c, test_blocks_queue_for_the_l1_data_pipe_and_dram_in_turn);

@@ -32,7 +32,8 @@
  *             issue (the busiest of issue and pipe) as a closed queue
  *
  * and, for the whole device, DRAM and L2 traffic at their rates and the
- * global atomics: on the busiest address one after another (atomic_same_ns),
+ * global atomics: the busiest line's requests one after another (atomic_int_ns,
+ * atomic_same_ns for floats, atomic_spread_ns),
  * and all their sectors through L2's atomic units (atomic_sector_ns).  The
  * kernel's time is the launch (launch_b2b_us: what a launch adds among
  * back-to-back launches) plus the largest of these.  The DRAM latency in
@@ -217,11 +218,12 @@ void exectime_finish(const coalsim_profile *p, const coalsim_sm_limits *lim, uns
     if (p->smem_wavefronts_per_cycle > 0) data += (double)e->mem_inactive * share / p->smem_wavefronts_per_cycle;
     if (data < 0) data = 0;
     double dispatch = nsm * p->block_ns * clk;
-    /* L2's atomic units: the busiest address's lanes one after another, and
-     * every sector of every atomic request at the units' measured rate
-     * (coalesced reductions of 4 sectors each: 67 sectors a ns on the H100;
-     * a histogram of random bins, 22 sectors a request, runs at that rate) */
-    double atomic = (double)out->atomic_hot_ops * p->atomic_same_ns * clk;
+    /* L2's atomic units: the busiest line's requests one after another
+     * (timing.c's count_atomics), and every sector of every atomic request
+     * at the units' measured rate (coalesced reductions of 4 sectors each: 67
+     * sectors a ns on the H100; a histogram of random bins, 22 sectors a
+     * request, runs at that rate) */
+    double atomic = out->atomic_line_ns * clk;
     if ((double)out->atomic_sectors * p->atomic_sector_ns * clk > atomic)
         atomic = (double)out->atomic_sectors * p->atomic_sector_ns * clk;
     /* the time's DRAM is this launch's own traffic (what the cache model

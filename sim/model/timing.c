@@ -20,6 +20,7 @@
 
 #include "coalsim.h"
 #include "model/exectime.h"
+#include "model/keymap.h"
 
 #define NF 14                      /* rungs of the DRAM slow-down ladder */
 static const double ladder[NF] = {1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 11, 16};
@@ -60,9 +61,10 @@ struct coalsim_timing {
                                       scattered lines of loads and of stores that missed L1 (data_cycles) */
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached */
     uint64_t trips[COALSIM_LEVELS];   /* round trips by their deepest level */
-    uint64_t *hot_addr, *hot_n;    /* global atomics: lane operations on each address (open addressing) */
-    size_t hot_cap, hot_used;
+    keymap hot_addr;               /* global atomics: lane operations on each address */
+    keymap hot_line;               /* and the ns of the requests on each L2 atomic unit's lines, one after another */
     uint64_t hot_max;              /* the most on one address */
+    double line_max;               /* the most ns on one unit */
     uint64_t atomic_sectors;       /* global atomics' sectors */
     double bulk_sectors;           /* TMA loads' sectors (L2's at l2_tma_gbs) */
     uint64_t dirty, l2_bytes;      /* coalsim_timing_set_dirty */
@@ -194,6 +196,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "l1_lines_per_cycle")) dst = &p->l1_lines_per_cycle;
         else if (!strcmp(key, "atomic_same_ns")) dst = &p->atomic_same_ns;
         else if (!strcmp(key, "atomic_sector_ns")) dst = &p->atomic_sector_ns;
+        else if (!strcmp(key, "atomic_int_ns")) dst = &p->atomic_int_ns;
+        else if (!strcmp(key, "atomic_spread_ns")) dst = &p->atomic_spread_ns;
         else if (!strcmp(key, "launch_b2b_us")) dst = &p->launch_b2b_us;
         else if (!strcmp(key, "tma_box_ns")) dst = &p->tma_box_ns;
         else if (!strcmp(key, "l2_tma_read_gbs")) dst = &p->l2_tma_gbs;
@@ -293,8 +297,8 @@ void coalsim_timing_free(coalsim_timing *t)
     free(t->l1_lines);
     free(t->smem_wf);
     free(t->data_cyc);
-    free(t->hot_addr);
-    free(t->hot_n);
+    keymap_free(&t->hot_addr);
+    keymap_free(&t->hot_line);
     free(t->slot);
     free(t->start);
     free(t);
@@ -487,33 +491,47 @@ static double data_cycles_of(const coalsim_timing *t, const double *dc, unsigned
     return cyc;
 }
 
-/* Count the lane operations of a global atomic request on each address
- * (L2 serves the ones on one address one after another).  0, or -1 if
+/* The L2's atomic units (gpu/probes/atomic_rate.cu, atomic_agg.cu: H100
+ * and H200 alike): a line's requests are served one after another, whatever
+ * words they hit (warps on 2 to 32 words of one line take what one word
+ * takes); a request's words side by side, so a request costs its busiest
+ * word's lanes at the data type's rate (an integer lane 0.73 ns, a float add
+ * 1.76), or all its lanes at atomic_spread_ns where they spread over many
+ * words (32 words of a line: 2.6 ns a request), whichever is longer.
+ * Lines that differ only in address bits 7 and 9 (128 and 512 bytes apart)
+ * are served by one unit, one after another; other lines side by side
+ * (gpu/probes/atomic_lines.cu on the H200: two hot words 128, 512 or 640
+ * bytes apart take one word's time, 256, 384, 768 and more bytes apart half
+ * of it; 4 to 16 lines at strides of 128 to 2048 bytes go as many times
+ * faster as this rule has units, to within 15%; further collisions of the
+ * L2's hash, 16 lines 1 or 4 KiB apart on 8 units, are not modelled).
+ * Counts the lanes on each address too (atomic_hot_ops).  0, or -1 if
  * memory runs out. */
 static int count_atomics(coalsim_timing *t, const coalsim_request *r)
 {
-    for (uint32_t m = r->active; m; m &= m - 1) {
-        if (2 * (t->hot_used + 1) > t->hot_cap) {
-            size_t cap = t->hot_cap ? 2 * t->hot_cap : 1024;
-            uint64_t *a = calloc(cap, sizeof *a), *n = calloc(cap, sizeof *n);
-            if (!a || !n) {
-                free(a), free(n);
-                return -1;
-            }
-            for (size_t i = 0; i < t->hot_cap; i++) {
-                if (!t->hot_n[i]) continue;
-                size_t j = (size_t)((t->hot_addr[i] * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
-                while (n[j]) j = (j + 1) & (cap - 1);
-                a[j] = t->hot_addr[i], n[j] = t->hot_n[i];
-            }
-            free(t->hot_addr), free(t->hot_n);
-            t->hot_addr = a, t->hot_n = n, t->hot_cap = cap;
+    const coalsim_profile *p = &t->p;
+    double rate = r->atomic_float || p->atomic_int_ns <= 0 ? p->atomic_same_ns : p->atomic_int_ns;
+    uint32_t left = r->active;
+    while (left) {
+        uint64_t unit = r->addr[__builtin_ctz(left)] >> 7 & ~(uint64_t)5;
+        unsigned lanes = 0, busiest = 0;
+        uint32_t mine = 0;
+        for (uint32_t m = left; m; m &= m - 1)
+            if ((r->addr[__builtin_ctz(m)] >> 7 & ~(uint64_t)5) == unit) mine |= 1u << __builtin_ctz(m);
+        left &= ~mine;
+        for (uint32_t m = mine; m; m &= m - 1) {
+            uint64_t a = r->addr[__builtin_ctz(m)];
+            unsigned same = 0;
+            for (uint32_t o = mine; o; o &= o - 1) same += r->addr[__builtin_ctz(o)] == a;
+            if (same > busiest) busiest = same;
+            lanes++;
+            double n;
+            if (keymap_add(&t->hot_addr, a, 1, &n) != 0) return -1;
+            if ((uint64_t)n > t->hot_max) t->hot_max = (uint64_t)n;
         }
-        uint64_t addr = r->addr[__builtin_ctz(m)];
-        size_t j = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 17) & (t->hot_cap - 1);
-        while (t->hot_n[j] && t->hot_addr[j] != addr) j = (j + 1) & (t->hot_cap - 1);
-        if (!t->hot_n[j]) t->hot_addr[j] = addr, t->hot_used++;
-        if (++t->hot_n[j] > t->hot_max) t->hot_max = t->hot_n[j];
+        double ns = busiest * rate, spread = lanes * p->atomic_spread_ns, sum;
+        if (keymap_add(&t->hot_line, unit, spread > ns ? spread : ns, &sum) != 0) return -1;
+        if (sum > t->line_max) t->line_max = sum;
     }
     return 0;
 }
@@ -598,6 +616,7 @@ static void scale(coalsim_timing *t, const double *sm_f, const double *slot_f, d
         t->trips[l] = (uint64_t)llround((double)t->trips[l] * f);
     }
     t->hot_max = (uint64_t)llround((double)t->hot_max * f_other);
+    t->line_max *= f_other;
     t->atomic_sectors = (uint64_t)llround((double)t->atomic_sectors * f_other);
     t->bulk_sectors *= f_other;
 }
@@ -650,6 +669,7 @@ int coalsim_timing_finish(coalsim_timing *t, const coalsim_hier_counts *c, const
     }
     memcpy(out->loads, t->loads, sizeof out->loads);
     out->atomic_hot_ops = t->hot_max;
+    out->atomic_line_ns = t->line_max;
     out->atomic_sectors = t->atomic_sectors;
     /* DRAM writes at the rate a copy leaves after its reads: a copy of B bytes
      * takes B/read + B/write = 2B/copy */

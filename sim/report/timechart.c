@@ -27,7 +27,7 @@ static size_t terms_of(const coalsim_time *tm, term *t)
         t[n++] = (term){"block starts", "launch/tail", tm->dispatch_us, "the busiest SM's blocks started one after another"};
         t[n++] = (term){"DRAM", "DRAM", tm->dram_us, "this launch's DRAM reads and writes at the device's rates"};
         t[n++] = (term){"L2", "L2", tm->l2_us, "L2 sectors at the device's rate"};
-        t[n++] = (term){"atomics", "atomics", tm->atomic_us, "atomics on the busiest address, one after another"};
+        t[n++] = (term){"atomics", "atomics", tm->atomic_us, "the busiest L2 atomic unit's requests, one after another"};
     } else {
         t[n++] = (term){"L1", "L1", tm->l1_us, "the busiest SM's L1 data pipe"};
         t[n++] = (term){"latency", "latency", tm->latency_us, "the busiest SM's blocks, round trip after round trip"};

@@ -262,6 +262,7 @@ typedef struct pinst {
     uint16_t sb_flags;
     uint8_t sb_group;          /* a shared load that leads SB_GROUP loads ptxas joins into one vector load */
     uint8_t sb_lane_bytes;     /* a global load or cp.async: the bytes a lane brings in through the SM's port (0: none) */
+    uint8_t agg;               /* a global atomic ptxas sends as one lane's request a warp (ptx_agg.c) */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
     uint32_t sb_uses, sb_nuses;  /* a block's leader: the slots the block reads before it writes them (pfunc.sb_uses) */
     /* matrix instructions (ptx_ops_matrix.c): their register operands, in
@@ -518,6 +519,17 @@ typedef struct pctx {
  * x->exec.pipe_inst. */
 void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in);
 int ptx_sched_fix(pfunc *f);
+/* 1 if IN's result may differ from lane to lane whatever its operands are
+ * (shuffles, atomics, matrix fragments, thread-local memory; parameters
+ * unless PARAMS_UNIFORM). */
+int ptx_sched_lane_source(const pinst *in, int params_uniform);
+
+/* What ptxas makes of F's global atomics (ptx_agg.c): an atom whose old
+ * value is never read becomes a reduction (not exch or cas), and one on an
+ * address the same in every lane that ptxas combines within the warp is
+ * marked agg.  IS_ENTRY: F is the kernel; SM: the PTX's target (80 for
+ * sm_80).  0, or -1 if memory runs out. */
+int ptx_agg_atomics(pfunc *f, int is_entry, int sm);
 /* SMS, L1_BYTES: the GPU's, and HELD: the blocks a SM holds at once
  * (sm_port_held), for the SM's port and pipes (smport.h).  0, or -1 if
  * memory runs out. */

@@ -915,7 +915,8 @@ static pfunc *decode_function(ptx_program *p, int fi, char *err, size_t cap)
     f->calls = ds->calls;
     f->ncalls = ds->ncalls;
     ds->calls = NULL;
-    if (ptx_sched_fix(f) != 0 || ptx_cfg_reconv(f) != 0) goto oom;
+    int sm = !strncmp(m->target, "sm_", 3) ? atoi(m->target + 3) : 0;
+    if (ptx_sched_fix(f) != 0 || ptx_cfg_reconv(f) != 0 || ptx_agg_atomics(f, fi == p->entry, sm) != 0) goto oom;
     free(ds->names.e);
     free(ds->regnames);
     free(ds->param_var_off);

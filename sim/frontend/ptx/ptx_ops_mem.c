@@ -222,6 +222,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     r->size = size;
     r->block = x->block_id;
     r->warp = w->index;
+    r->atomic_float = (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && ptype_float((ptype)in->type));
     r->label = in->label;
     r->label_id = in->label_id;
     r->line = in->line;
@@ -487,7 +488,15 @@ HANDLER(atom)
             return ptx_fail(x, in, "an atomic on %s memory", s < 0 || mixed < 0 ? "parameter" : "constant");
         sp[l] = s;
     }
-    if (emit(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, m, &r, mixed, sp) != 0) return -1;
+    /* ptxas combines the warp's lanes first and one lane sends the request
+     * (ptx_agg.c), where every lane's address is the same */
+    uint32_t rm = m;
+    if (in->agg && !mixed && m) {
+        uint64_t a0 = r.addr[__builtin_ctz(m)], diff = 0;
+        for (uint32_t mm = m; mm; mm &= mm - 1) diff |= r.addr[__builtin_ctz(mm)] ^ a0;
+        if (!diff) rm = m & -m;
+    }
+    if (emit(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, rm, &r, mixed, sp) != 0) return -1;
     const uint64_t *B = SLOT(w, in->b), *C = SLOT(w, in->c);
     uint64_t *D = red ? NULL : SLOT(w, in->d);
     for (uint32_t mm = m; mm; mm &= mm - 1) {

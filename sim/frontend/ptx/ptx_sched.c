@@ -1007,3 +1007,18 @@ void ptx_sched_async(pctx *x, pwarp *w, const pinst *in, uint32_t m, uint64_t *t
         if (ready > *t) *t = ready;
     }
 }
+
+int ptx_sched_lane_source(const pinst *in, int params_uniform)
+{
+    switch (in->sb_cls) {
+    case SC_SHFL: case SC_VOTE: case SC_ATOM_GLOBAL: case SC_ATOM_SHARED: case SC_LDSM: case SC_MMA: case SC_MMA_1688:
+    case SC_DMMA: case SC_WMMA_MMA: case SC_WMMA_TF32: case SC_WMMA_LD_G: case SC_WMMA_LD_S: case SC_GMMA: case SC_MOVM:
+        return 1;
+    case SC_PARAM: return !params_uniform;
+    default:
+        /* thread-local memory (or a generic address, which may be); an
+         * operand list too long for the scoreboard; a call's results */
+        return (in->kind == K_MEM && (in->space == SP_LOCAL || in->space == SP_GENERIC)) || in->nxs > 0 || in->sb_nsrc >= PTX_SB_SRCS ||
+               in->kind == K_CALL;
+    }
+}

@@ -176,7 +176,7 @@ static int merge_cut(sk_worker *w, const coalsim_request *raw)
             s->addr[rl] = raw->addr[l];
         }
         if (!m) continue;
-        s->op = raw->op, s->space = raw->space, s->size = raw->size, s->label = raw->label;
+        s->op = raw->op, s->space = raw->space, s->size = raw->size, s->label = raw->label, s->atomic_float = 0;
         s->block = raw->block, s->warp = rw, s->active = m;
         if (merge(w, s, line)) return -1;
         line += popcount32(m);
@@ -237,7 +237,7 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
                                w->tid0 + (unsigned)l, (long long)w->block);
         }
     }
-    s->op = t->op, s->space = a->space, s->size = size, s->label = t->ulabel;
+    s->op = t->op, s->space = a->space, s->size = size, s->label = t->ulabel, s->atomic_float = 0;
     s->block = w->block, s->warp = w->tid0 / SK_W, s->active = mask;
     int rc;
     if (w->ws == SK_W) {

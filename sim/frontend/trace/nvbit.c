@@ -258,7 +258,8 @@ static int line(void *st, const char *s, size_t n, coalsim_request *out, char *e
     if (has_pc) snprintf(ns->label, sizeof ns->label, "%.*s@0x%llx", (int)opn, opc, (unsigned long long)pc);
     else snprintf(ns->label, sizeof ns->label, "%.*s", (int)opn, opc);
     *out = (coalsim_request){.op = op.op, .space = op.space, .size = size, .block = block, .warp = warp,
-                             .active = active, .label = ns->label};
+                             .active = active, .atomic_float = (unsigned char)((op.op == COALSIM_ATOM || op.op == COALSIM_RED) && op.fp),
+                             .label = ns->label};
     memcpy(out->addr, addr, sizeof addr);
     return 1;
 }

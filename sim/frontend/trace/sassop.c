@@ -58,6 +58,7 @@ int sassop_decode(const char *opc, size_t n, sassop *out)
     out->space = bases[k].space;
     out->size = 0;
     out->lanes = 0xffffffffu;
+    out->fp = 0;
     int matrix = is(opc, bn, "LDSM") || is(opc, bn, "STSM");
     /* the modifiers, one at a time */
     for (size_t i = bn; i < n;) {
@@ -68,6 +69,8 @@ int sassop_decode(const char *opc, size_t n, sassop *out)
             else if (is(opc + s, e - s, "2")) out->lanes = 0xffffu;
             else if (is(opc + s, e - s, "4")) out->lanes = 0xffffffffu;
         } else {
+            static const char *const fps[] = {"F16", "F16x2", "BF16", "BF16x2", "F32", "F64"};
+            for (size_t f = 0; f < sizeof fps / sizeof fps[0]; f++) out->fp |= is(opc + s, e - s, fps[f]);
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
                 if (is(opc + s, e - s, widths[w].mod)) out->size = widths[w].size;
         }

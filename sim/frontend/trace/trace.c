@@ -392,6 +392,7 @@ static void start(coalsim_reader *rd, const record *rec)
     r->block = rec->block;
     r->warp = rec->thread / rd->warp;
     r->active = 0;
+    r->atomic_float = 0;           /* the trace formats carry no data type */
     r->label = rd->cur_label;
     r->line = rd->lineno;
     rd->have_cur = 1;
@@ -545,6 +546,7 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         if (lab >= rd->nlabels) return fail(rd, "request names label %llu, not defined", (unsigned long long)lab);
         r->label = rd->labels[lab];
         r->label_id = (uint32_t)lab + 1;
+        r->atomic_float = 0;
         r->block = rd->prev_block + (uint64_t)unzigzag(db);
         r->warp = rd->prev_warp + (uint64_t)unzigzag(dw);
         r->active = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
