@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# atomic_wide.cu on the device: a request's lanes spread over lines of one atomic unit or several, and
+# 32- and 64-bit, integer and float atomics on one word, 32 elements or one lane.
+# usage: bash gpu/probes/run_atomic_wide.sh OUTDIR     (from the repository root; under a minute)
+set -u
+out=${1:?usage: bash gpu/probes/run_atomic_wide.sh OUTDIR}
+# shellcheck source=gpu/probes/run_common.sh
+. "$(dirname "$0")/run_common.sh"
+timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/atomic_wide gpu/probes/atomic_wide.cu || exit 1
+timeout 300 /tmp/atomic_wide > "$out/atomic_wide.txt" || failed=$((failed + 1))
+cat "$out/atomic_wide.txt"
+echo "failed steps: $failed"
+exit "$failed"
