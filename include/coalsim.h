@@ -453,7 +453,8 @@ typedef struct coalsim_profile {
     double atomic_same_ns;                    /* an atomic's lane on an address every lane uses: ns (L2 serialises them) */
     double atomic_sector_ns;                  /* a global atomic's sector, the device's L2 atomic units together: ns */
     double atomic_int_ns;                     /* an integer atomic's lane on a busy word: ns (0: atomic_same_ns) */
-    double atomic_spread_ns;                  /* a lane of a request spread over a line's words: ns (0: none) */
+    double atomic_pass_ns;                    /* an atomic request's pass over one 32-byte sector: ns (0: the lane rate) */
+    double atomic_pass_f64_ns;                /* the same for a double add (0: atomic_pass_ns) */
     double launch_b2b_us;                     /* a launch among launches back to back (an event between each two) */
     uint64_t l2_bytes;                        /* the device's L2, for the cache model (0: the preset's) */
     uint64_t l2_home_mask;                    /* two L2 sides, homes by these address bits (coalsim_hier_cfg; 0: one L2) */

@@ -313,21 +313,22 @@ START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
 }
 END_TEST
 
-/* Launch 100 global atomic requests of 4 bytes on a profile whose L2
- * takes an integer lane on a busy word in 1 ns, a float add's in 2 and a
- * lane spread over a line's words in 0.1; request k's lane l at ADDR(k, l)
- * (all lanes if ONE_LANE is 0, else lane 0 alone).  Its atomic_us. */
-static double atomic_time(int fp, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
+/* Launch 100 global atomic requests of SIZE bytes a lane on a profile whose
+ * L2 takes an integer lane on a busy word in 1 ns, a float add's in 2, a
+ * pass over a sector in 0.5 (a double's 1.5); request k's lane l at
+ * ADDR(k, l) (all lanes if ONE_LANE is 0, else lane 0 alone).  Its
+ * atomic_us. */
+static double atomic_time(int fp, unsigned size, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
 {
     coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n"
-                                         "atomic_same_ns = 2\natomic_int_ns = 1\natomic_spread_ns = 0.1\n"
-                                         "atomic_sector_ns = 0.0001\n");
+                                         "atomic_same_ns = 2\natomic_int_ns = 1\natomic_pass_ns = 0.5\n"
+                                         "atomic_pass_f64_ns = 1.5\natomic_sector_ns = 0.0001\n");
     coalsim_arch a = arch_of("hopper");
     coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
     for (unsigned k = 0; k < 100; k++) {
         coalsim_request r;
         coalsim_result res;
-        REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, 4, addr(k, lane));
+        REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, size, addr(k, lane));
         if (one_lane) r.active = 1;
         r.atomic_float = (unsigned char)fp;
         r.block = k % 2, r.warp = 0;
@@ -346,24 +347,34 @@ static double atomic_time(int fp, int one_lane, uint64_t (*addr)(unsigned k, uns
 
 static uint64_t one_word(unsigned k, unsigned l) { return (void)k, (void)l, 0x1000; }
 static uint64_t words_of_a_line(unsigned k, unsigned l) { return (void)k, 0x1000 + 4 * (uint64_t)l; }
+static uint64_t doubles_of_two_lines(unsigned k, unsigned l) { return (void)k, 0x1000 + 8 * (uint64_t)l; }
 static uint64_t word_of_request(unsigned k, unsigned l) { return (void)l, 0x1000 + 4 * (uint64_t)(k % 32); }
 static uint64_t two_words_256_apart(unsigned k, unsigned l) { return (void)l, 0x1000 + 256 * (uint64_t)(k % 2); }
 static uint64_t two_words_512_apart(unsigned k, unsigned l) { return (void)l, 0x1000 + 512 * (uint64_t)(k % 2); }
+/* the four lines of one unit (0, 128, 512, 640 bytes), four sectors of each, two words a sector */
+static uint64_t sixteen_sectors_of_a_unit(unsigned k, unsigned l)
+{
+    static const uint64_t line[4] = {0, 128, 512, 640};
+    return (void)k, 0x1000 + line[l % 4] + 32 * (uint64_t)(l / 4 % 4) + 4 * (uint64_t)(l / 16);
+}
 
-/* L2's atomic units (gpu/probes/atomic_rate.cu, atomic_lines.cu): a line's
- * requests one after another, a request its busiest word's lanes at its
- * data type's rate (an integer's atomic_int_ns, a float's atomic_same_ns)
- * or all its lanes at atomic_spread_ns, whichever is longer; the words of
- * one line share its time; lines 512 bytes apart share a unit, lines 256
- * bytes apart do not. */
+/* L2's atomic units (gpu/probes/atomic_rate.cu, atomic_lines.cu,
+ * atomic_wide.cu): a unit's requests one after another (lines 512 bytes
+ * apart share one, 256 apart do not); an integer request a pass a sector
+ * it touches and a lane time for each further lane on a sector's busiest
+ * word; a float's busiest word at its lane time or its sectors' passes (a
+ * double's dearer), whichever is longer. */
 START_TEST(test_an_atomic_units_requests_go_one_after_another_at_their_data_types_rate)
 {
-    ck_assert_double_eq_tol(atomic_time(0, 0, one_word), 100 * 32 * 1e-3, 1e-9);        /* 32 lanes x 1 ns */
-    ck_assert_double_eq_tol(atomic_time(1, 0, one_word), 100 * 32 * 2e-3, 1e-9);        /* a float's 2 ns */
-    ck_assert_double_eq_tol(atomic_time(0, 0, words_of_a_line), 100 * 3.2e-3, 1e-9);    /* 32 lanes x 0.1 */
-    ck_assert_double_eq_tol(atomic_time(0, 0, word_of_request), 100 * 32 * 1e-3, 1e-9); /* one line, 32 words */
-    ck_assert_double_eq_tol(atomic_time(0, 1, two_words_256_apart), 50 * 1e-3, 1e-9);   /* side by side */
-    ck_assert_double_eq_tol(atomic_time(0, 1, two_words_512_apart), 100 * 1e-3, 1e-9);  /* one unit */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, one_word), 100 * 31.5e-3, 1e-9);      /* a pass and 31 lanes */
+    ck_assert_double_eq_tol(atomic_time(1, 4, 0, one_word), 100 * 64e-3, 1e-9);        /* 32 float lanes x 2 */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* 4 sectors' passes */
+    ck_assert_double_eq_tol(atomic_time(1, 4, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* the same for floats */
+    ck_assert_double_eq_tol(atomic_time(1, 8, 0, doubles_of_two_lines), 100 * 12e-3, 1e-9);   /* 8 x 1.5 */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, sixteen_sectors_of_a_unit), 100 * 8e-3, 1e-9);
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, word_of_request), 100 * 31.5e-3, 1e-9); /* one line, 32 words */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 1, two_words_256_apart), 50 * 1e-3, 1e-9);  /* side by side */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 1, two_words_512_apart), 100 * 1e-3, 1e-9); /* one unit */
 }
 END_TEST
 

@@ -32,8 +32,8 @@
  *             issue (the busiest of issue and pipe) as a closed queue
  *
  * and, for the whole device, DRAM and L2 traffic at their rates and the
- * global atomics: the busiest line's requests one after another (atomic_int_ns,
- * atomic_same_ns for floats, atomic_spread_ns),
+ * global atomics: the busiest L2 atomic unit's requests one after another
+ * (atomic_pass_ns a sector, atomic_int_ns or atomic_same_ns a lane on a busy word),
  * and all their sectors through L2's atomic units (atomic_sector_ns).  The
  * kernel's time is the launch (launch_b2b_us: what a launch adds among
  * back-to-back launches) plus the largest of these.  The DRAM latency in

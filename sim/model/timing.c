@@ -197,7 +197,8 @@ int coalsim_profile_read(FILE *fp, const char *name, coalsim_profile *p, char *e
         else if (!strcmp(key, "atomic_same_ns")) dst = &p->atomic_same_ns;
         else if (!strcmp(key, "atomic_sector_ns")) dst = &p->atomic_sector_ns;
         else if (!strcmp(key, "atomic_int_ns")) dst = &p->atomic_int_ns;
-        else if (!strcmp(key, "atomic_spread_ns")) dst = &p->atomic_spread_ns;
+        else if (!strcmp(key, "atomic_pass_ns")) dst = &p->atomic_pass_ns;
+        else if (!strcmp(key, "atomic_pass_f64_ns")) dst = &p->atomic_pass_f64_ns;
         else if (!strcmp(key, "launch_b2b_us")) dst = &p->launch_b2b_us;
         else if (!strcmp(key, "tma_box_ns")) dst = &p->tma_box_ns;
         else if (!strcmp(key, "l2_tma_read_gbs")) dst = &p->l2_tma_gbs;
@@ -491,46 +492,72 @@ static double data_cycles_of(const coalsim_timing *t, const double *dc, unsigned
     return cyc;
 }
 
-/* The L2's atomic units (gpu/probes/atomic_rate.cu, atomic_agg.cu: H100
- * and H200 alike): a line's requests are served one after another, whatever
- * words they hit (warps on 2 to 32 words of one line take what one word
- * takes); a request's words side by side, so a request costs its busiest
- * word's lanes at the data type's rate (an integer lane 0.73 ns, a float add
- * 1.76), or all its lanes at atomic_spread_ns where they spread over many
- * words (32 words of a line: 2.6 ns a request), whichever is longer.
- * Lines that differ only in address bits 7 and 9 (128 and 512 bytes apart)
- * are served by one unit, one after another; other lines side by side
- * (gpu/probes/atomic_lines.cu on the H200: two hot words 128, 512 or 640
- * bytes apart take one word's time, 256, 384, 768 and more bytes apart half
- * of it; 4 to 16 lines at strides of 128 to 2048 bytes go as many times
- * faster as this rule has units, to within 15%; further collisions of the
- * L2's hash, 16 lines 1 or 4 KiB apart on 8 units, are not modelled).
+/* The L2's atomic units (gpu/probes/atomic_rate.cu, atomic_lines.cu,
+ * atomic_wide.cu; H100 and H200 alike).  Lines that differ only in address
+ * bits 7 and 9 (128 and 512 bytes apart) are served by one unit, one
+ * request after another, whatever words they hit; other lines side by side
+ * (two hot words 256, 384, 768 or more bytes apart take half one word's
+ * time; further folds of the L2's hash, 16 lines 1 or 4 KiB apart on 8
+ * units, are not modelled).  What a request costs its unit:
+ *   - integers: each 32-byte sector it touches a pass (atomic_pass_ns, 0.645
+ *     ns: 32 lanes on the 32 words of a line take 2.58), and each further
+ *     lane on the sector's busiest word atomic_int_ns (0.73; 32 lanes on one
+ *     word 23.5 ns, on 11 words of two sectors 4.45), at least
+ *     atomic_int_ns (one lane: 0.78);
+ *   - floats: their sectors side by side, so the busiest word's lanes at
+ *     atomic_same_ns (1.76) or a pass a sector (a double's atomic_pass_f64_ns,
+ *     1.18: 32 doubles on two lines take 9.45 ns), whichever is longer.
  * Counts the lanes on each address too (atomic_hot_ops).  0, or -1 if
  * memory runs out. */
 static int count_atomics(coalsim_timing *t, const coalsim_request *r)
 {
     const coalsim_profile *p = &t->p;
-    double rate = r->atomic_float || p->atomic_int_ns <= 0 ? p->atomic_same_ns : p->atomic_int_ns;
+    int fp = r->atomic_float || p->atomic_int_ns <= 0;
+    double rate = fp ? p->atomic_same_ns : p->atomic_int_ns;
+    double pass = fp && r->size == 8 && p->atomic_pass_f64_ns > 0 ? p->atomic_pass_f64_ns
+                : p->atomic_pass_ns > 0                          ? p->atomic_pass_ns
+                                                                 : rate;
     uint32_t left = r->active;
     while (left) {
         uint64_t unit = r->addr[__builtin_ctz(left)] >> 7 & ~(uint64_t)5;
-        unsigned lanes = 0, busiest = 0;
         uint32_t mine = 0;
         for (uint32_t m = left; m; m &= m - 1)
             if ((r->addr[__builtin_ctz(m)] >> 7 & ~(uint64_t)5) == unit) mine |= 1u << __builtin_ctz(m);
         left &= ~mine;
+        /* its addresses in order: runs of a word, runs of a sector */
+        uint64_t a[COALSIM_MAX_WARP];
+        unsigned n = 0;
         for (uint32_t m = mine; m; m &= m - 1) {
-            uint64_t a = r->addr[__builtin_ctz(m)];
-            unsigned same = 0;
-            for (uint32_t o = mine; o; o &= o - 1) same += r->addr[__builtin_ctz(o)] == a;
-            if (same > busiest) busiest = same;
-            lanes++;
-            double n;
-            if (keymap_add(&t->hot_addr, a, 1, &n) != 0) return -1;
-            if ((uint64_t)n > t->hot_max) t->hot_max = (uint64_t)n;
+            uint64_t v = r->addr[__builtin_ctz(m)];
+            unsigned k = n++;
+            while (k && a[k - 1] > v) a[k] = a[k - 1], k--;
+            a[k] = v;
         }
-        double ns = busiest * rate, spread = lanes * p->atomic_spread_ns, sum;
-        if (keymap_add(&t->hot_line, unit, spread > ns ? spread : ns, &sum) != 0) return -1;
+        unsigned busiest = 0, sectors = 0, extra = 0, most = 0;
+        for (unsigned i = 0; i < n;) {
+            unsigned j = i;
+            while (j < n && a[j] == a[i]) j++;
+            double c;
+            if (keymap_add(&t->hot_addr, a[i], j - i, &c) != 0) return -1;
+            if ((uint64_t)c > t->hot_max) t->hot_max = (uint64_t)c;
+            if (j - i > busiest) busiest = j - i;
+            if (!i || a[i] >> 5 != a[i - 1] >> 5) {      /* a new sector */
+                if (i) extra += most - 1;
+                sectors++, most = 0;
+            }
+            if (j - i > most) most = j - i;
+            i = j;
+        }
+        extra += most - 1;
+        double ns, sum;
+        if (fp) {
+            ns = busiest * rate;
+            if (sectors * pass > ns) ns = sectors * pass;
+        } else {
+            ns = sectors * pass + extra * rate;
+            if (ns < rate) ns = rate;
+        }
+        if (keymap_add(&t->hot_line, unit, ns, &sum) != 0) return -1;
         if (sum > t->line_max) t->line_max = sum;
     }
     return 0;
