@@ -276,53 +276,16 @@ START_TEST(test_dram_latency_settles_where_bandwidth_and_time_agree)
 }
 END_TEST
 
-/* L2's atomic units: a kernel of global reductions on distinct addresses
- * takes its atomic sectors at atomic_sector_ns each (all SMs together), and
- * one on a single address its lanes at atomic_same_ns each, whichever is
- * longer; the profile's key is read. */
-START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
+/* Launch 100 global atomic requests of SIZE bytes a lane, on a profile
+ * with the atomic KEYS, request k's lane l at ADDR(k, l) (all lanes if
+ * ONE_LANE is 0, else lane 0 alone), floating-point if FP; L2_SECTORS the
+ * launch's.  Its time. */
+static coalsim_time atomic_launch(const char *keys, int fp, unsigned size, int one_lane,
+                                  uint64_t (*addr)(unsigned k, unsigned l), uint64_t l2_sectors)
 {
-    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n"
-                                         "atomic_same_ns = 2\natomic_sector_ns = 0.5\n");
-    ck_assert_double_eq_tol(p.atomic_sector_ns, 0.5, 1e-12);
-    coalsim_arch a = arch_of("hopper");
-    for (int one = 0; one < 2; one++) {
-        coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
-        for (unsigned k = 0; k < 100; k++) {
-            coalsim_request r;
-            coalsim_result res;
-            /* distinct: every lane on a sector of its own; one: every lane on one word */
-            REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, 4, one ? 0 : (uint64_t)(k * 32 + lane) * 32);
-            r.block = k % 2, r.warp = 0;
-            coalsim_model(&a, &r, &res);
-            coalsim_hier_counts d = {.l1_sectors = res.sectors, .l2_sectors = res.sectors};
-            ck_assert_int_eq(coalsim_timing_request(t, &r, &res, &d), 0);
-        }
-        coalsim_exec e = {.isa = "PTX", .path_blocks = 2, .block_threads = 32, .inst_executed = 200};
-        e.pipe_inst[COALSIM_PIPE_LSU] = 200;
-        coalsim_hier_counts c = {.l2_sectors = 3200};
-        coalsim_time tm;
-        ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
-        coalsim_timing_free(t);
-        ck_assert_uint_eq(tm.atomic_sectors, 3200);           /* 32 sectors a request either way */
-        /* distinct: 3200 sectors x 0.5 ns; one address: 3200 lanes x 2 ns */
-        ck_assert_double_eq_tol(tm.atomic_us, one ? 6.4 : 1.6, 1e-9);
-        ck_assert_str_eq(tm.bound, "atomics");
-        ck_assert_double_eq_tol(tm.total_us, 1 + tm.atomic_us, 1e-9);
-    }
-}
-END_TEST
-
-/* Launch 100 global atomic requests of SIZE bytes a lane on a profile whose
- * L2 takes an integer lane on a busy word in 1 ns, a float add's in 2, a
- * pass over a sector in 0.5 (a double's 1.5); request k's lane l at
- * ADDR(k, l) (all lanes if ONE_LANE is 0, else lane 0 alone).  Its
- * atomic_us. */
-static double atomic_time(int fp, unsigned size, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
-{
-    coalsim_profile p = profile_of(RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n"
-                                         "atomic_same_ns = 2\natomic_int_ns = 1\natomic_pass_ns = 0.5\n"
-                                         "atomic_pass_f64_ns = 1.5\natomic_sector_ns = 0.0001\n");
+    char text[512];
+    snprintf(text, sizeof text, RATES "sm_clock_mhz = 1000\nissue_per_cycle = 4\nlaunch_b2b_us = 1\n%s", keys);
+    coalsim_profile p = profile_of(text);
     coalsim_arch a = arch_of("hopper");
     coalsim_timing *t = coalsim_timing_new(&p, 2, &lim, 32, 16);
     for (unsigned k = 0; k < 100; k++) {
@@ -338,11 +301,45 @@ static double atomic_time(int fp, unsigned size, int one_lane, uint64_t (*addr)(
     }
     coalsim_exec e = {.isa = "PTX", .path_blocks = 2, .block_threads = 32, .inst_executed = 200};
     e.pipe_inst[COALSIM_PIPE_LSU] = 200;
-    coalsim_hier_counts c = {.l2_sectors = 100};
+    coalsim_hier_counts c = {.l2_sectors = l2_sectors};
     coalsim_time tm;
     ck_assert_int_eq(coalsim_timing_finish(t, &c, &e, &tm), 0);
     coalsim_timing_free(t);
-    return tm.atomic_us;
+    return tm;
+}
+
+static uint64_t word_zero(unsigned k, unsigned l) { return (void)k, (void)l, 0; }
+static uint64_t own_sectors(unsigned k, unsigned l) { return (uint64_t)(k * 32 + l) * 32; }
+
+/* L2's atomic units: a kernel of global reductions on distinct addresses
+ * takes its atomic sectors at atomic_sector_ns each (all SMs together), and
+ * one on a single address its lanes at atomic_same_ns each (no integer rate
+ * given), whichever is longer; the profile's key is read. */
+START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
+{
+    static const char keys[] = "atomic_same_ns = 2\natomic_sector_ns = 0.5\n";
+    coalsim_profile p = profile_of(RATES "atomic_sector_ns = 0.5\n");
+    ck_assert_double_eq_tol(p.atomic_sector_ns, 0.5, 1e-12);
+    for (int one = 0; one < 2; one++) {
+        coalsim_time tm = atomic_launch(keys, 0, 4, 0, one ? word_zero : own_sectors, 3200);
+        ck_assert_uint_eq(tm.atomic_sectors, 3200);           /* 32 sectors a request either way */
+        /* distinct: 3200 sectors x 0.5 ns; one address: 3200 lanes x 2 ns */
+        ck_assert_double_eq_tol(tm.atomic_us, one ? 6.4 : 1.6, 1e-9);
+        ck_assert_str_eq(tm.bound, "atomics");
+        ck_assert_double_eq_tol(tm.total_us, 1 + tm.atomic_us, 1e-9);
+    }
+}
+END_TEST
+
+/* atomic_us of atomic_launch on a profile whose L2 takes an integer lane on
+ * a busy word in 1 ns, a float add's in 2, a pass over a sector in 0.5 (a
+ * double's 1.5). */
+static double atomic_time(int fp, unsigned size, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
+{
+    return atomic_launch("atomic_same_ns = 2\natomic_int_ns = 1\natomic_pass_ns = 0.5\n"
+                         "atomic_pass_f64_ns = 1.5\natomic_sector_ns = 0.0001\n",
+                         fp, size, one_lane, addr, 100)
+        .atomic_us;
 }
 
 static uint64_t one_word(unsigned k, unsigned l) { return (void)k, (void)l, 0x1000; }
