@@ -278,9 +278,10 @@ END_TEST
 
 /* Launch 100 global atomic requests of SIZE bytes a lane, on a profile
  * with the atomic KEYS, request k's lane l at ADDR(k, l) (all lanes if
- * ONE_LANE is 0, else lane 0 alone), floating-point if FP; L2_SECTORS the
- * launch's.  Its time. */
-static coalsim_time atomic_launch(const char *keys, int fp, unsigned size, int one_lane,
+ * ONE_LANE is 0, else lane 0 alone), floating-point if FP, reductions
+ * (every other one an atomic that returns its value if MIXED);
+ * L2_SECTORS the launch's.  Its time. */
+static coalsim_time atomic_launch(const char *keys, int fp, unsigned size, int one_lane, int mixed,
                                   uint64_t (*addr)(unsigned k, unsigned l), uint64_t l2_sectors)
 {
     char text[512];
@@ -291,7 +292,7 @@ static coalsim_time atomic_launch(const char *keys, int fp, unsigned size, int o
     for (unsigned k = 0; k < 100; k++) {
         coalsim_request r;
         coalsim_result res;
-        REQ_FOR(r, COALSIM_RED, COALSIM_GLOBAL, size, addr(k, lane));
+        REQ_FOR(r, mixed && k % 2 ? COALSIM_ATOM : COALSIM_RED, COALSIM_GLOBAL, size, addr(k, lane));
         if (one_lane) r.active = 1;
         r.atomic_float = (unsigned char)fp;
         r.block = k % 2, r.warp = 0;
@@ -321,7 +322,7 @@ START_TEST(test_global_atomics_take_their_sectors_at_the_l2_atomic_rate)
     coalsim_profile p = profile_of(RATES "atomic_sector_ns = 0.5\n");
     ck_assert_double_eq_tol(p.atomic_sector_ns, 0.5, 1e-12);
     for (int one = 0; one < 2; one++) {
-        coalsim_time tm = atomic_launch(keys, 0, 4, 0, one ? word_zero : own_sectors, 3200);
+        coalsim_time tm = atomic_launch(keys, 0, 4, 0, 0, one ? word_zero : own_sectors, 3200);
         ck_assert_uint_eq(tm.atomic_sectors, 3200);           /* 32 sectors a request either way */
         /* distinct: 3200 sectors x 0.5 ns; one address: 3200 lanes x 2 ns */
         ck_assert_double_eq_tol(tm.atomic_us, one ? 6.4 : 1.6, 1e-9);
@@ -334,11 +335,11 @@ END_TEST
 /* atomic_us of atomic_launch on a profile whose L2 takes an integer lane on
  * a busy word in 1 ns, a float add's in 2, a pass over a sector in 0.5 (a
  * double's 1.5). */
-static double atomic_time(int fp, unsigned size, int one_lane, uint64_t (*addr)(unsigned k, unsigned l))
+static double atomic_time(int fp, unsigned size, int one_lane, int mixed, uint64_t (*addr)(unsigned k, unsigned l))
 {
     return atomic_launch("atomic_same_ns = 2\natomic_int_ns = 1\natomic_pass_ns = 0.5\n"
                          "atomic_pass_f64_ns = 1.5\natomic_sector_ns = 0.0001\n",
-                         fp, size, one_lane, addr, 100)
+                         fp, size, one_lane, mixed, addr, 100)
         .atomic_us;
 }
 
@@ -360,18 +361,21 @@ static uint64_t sixteen_sectors_of_a_unit(unsigned k, unsigned l)
  * apart share one, 256 apart do not); an integer request a pass a sector
  * it touches and a lane time for each further lane on a sector's busiest
  * word; a float's busiest word at its lane time or its sectors' passes (a
- * double's dearer), whichever is longer. */
+ * double's dearer), whichever is longer; a unit that serves atomics that
+ * return a value and reductions takes the lesser kind's time again. */
 START_TEST(test_an_atomic_units_requests_go_one_after_another_at_their_data_types_rate)
 {
-    ck_assert_double_eq_tol(atomic_time(0, 4, 0, one_word), 100 * 31.5e-3, 1e-9);      /* a pass and 31 lanes */
-    ck_assert_double_eq_tol(atomic_time(1, 4, 0, one_word), 100 * 64e-3, 1e-9);        /* 32 float lanes x 2 */
-    ck_assert_double_eq_tol(atomic_time(0, 4, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* 4 sectors' passes */
-    ck_assert_double_eq_tol(atomic_time(1, 4, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* the same for floats */
-    ck_assert_double_eq_tol(atomic_time(1, 8, 0, doubles_of_two_lines), 100 * 12e-3, 1e-9);   /* 8 x 1.5 */
-    ck_assert_double_eq_tol(atomic_time(0, 4, 0, sixteen_sectors_of_a_unit), 100 * 8e-3, 1e-9);
-    ck_assert_double_eq_tol(atomic_time(0, 4, 0, word_of_request), 100 * 31.5e-3, 1e-9); /* one line, 32 words */
-    ck_assert_double_eq_tol(atomic_time(0, 4, 1, two_words_256_apart), 50 * 1e-3, 1e-9);  /* side by side */
-    ck_assert_double_eq_tol(atomic_time(0, 4, 1, two_words_512_apart), 100 * 1e-3, 1e-9); /* one unit */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, 0, one_word), 100 * 31.5e-3, 1e-9);      /* a pass and 31 lanes */
+    ck_assert_double_eq_tol(atomic_time(1, 4, 0, 0, one_word), 100 * 64e-3, 1e-9);        /* 32 float lanes x 2 */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* 4 sectors' passes */
+    ck_assert_double_eq_tol(atomic_time(1, 4, 0, 0, words_of_a_line), 100 * 2e-3, 1e-9);  /* the same for floats */
+    ck_assert_double_eq_tol(atomic_time(1, 8, 0, 0, doubles_of_two_lines), 100 * 12e-3, 1e-9);   /* 8 x 1.5 */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, 0, sixteen_sectors_of_a_unit), 100 * 8e-3, 1e-9);
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, 0, word_of_request), 100 * 31.5e-3, 1e-9); /* one line, 32 words */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 1, 0, two_words_256_apart), 50 * 1e-3, 1e-9);  /* side by side */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 1, 0, two_words_512_apart), 100 * 1e-3, 1e-9); /* one unit */
+    /* 50 that return their value and 50 reductions: the lesser kind's time again */
+    ck_assert_double_eq_tol(atomic_time(0, 4, 0, 1, one_word), 150 * 31.5e-3, 1e-9);
 }
 END_TEST
 

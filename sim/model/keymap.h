@@ -46,6 +46,15 @@ static inline int keymap_add(keymap *m, uint64_t key, double v, double *sum)
     return 0;
 }
 
+/* KEY's sum, 0 if it has none. */
+static inline double keymap_get(const keymap *m, uint64_t key)
+{
+    if (!m->cap) return 0;
+    size_t j = keymap_hash(key, m->cap);
+    while (m->used[j] && m->key[j] != key) j = (j + 1) & (m->cap - 1);
+    return m->used[j] ? m->val[j] : 0;
+}
+
 static inline void keymap_free(keymap *m)
 {
     free(m->key), free(m->val), free(m->used);

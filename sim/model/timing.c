@@ -62,7 +62,8 @@ struct coalsim_timing {
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached */
     uint64_t trips[COALSIM_LEVELS];   /* round trips by their deepest level */
     keymap hot_addr;               /* global atomics: lane operations on each address */
-    keymap hot_line;               /* and the ns of the requests on each L2 atomic unit's lines, one after another */
+    keymap hot_line[2];            /* and the ns of the requests on each L2 atomic unit, one after another: those that
+                                      return a value (ATOMG) and reductions (REDG) */
     uint64_t hot_max;              /* the most on one address */
     double line_max;               /* the most ns on one unit */
     uint64_t atomic_sectors;       /* global atomics' sectors */
@@ -299,7 +300,8 @@ void coalsim_timing_free(coalsim_timing *t)
     free(t->smem_wf);
     free(t->data_cyc);
     keymap_free(&t->hot_addr);
-    keymap_free(&t->hot_line);
+    keymap_free(&t->hot_line[0]);
+    keymap_free(&t->hot_line[1]);
     free(t->slot);
     free(t->start);
     free(t);
@@ -507,8 +509,11 @@ static double data_cycles_of(const coalsim_timing *t, const double *dc, unsigned
  *   - floats: their sectors side by side, so the busiest word's lanes at
  *     atomic_same_ns (1.76) or a pass a sector (a double's atomic_pass_f64_ns,
  *     1.18: 32 doubles on two lines take 9.45 ns), whichever is longer.
- * Counts the lanes on each address too (atomic_hot_ops).  0, or -1 if
- * memory runs out. */
+ * A unit that serves both atomics that return a value (ATOMG) and
+ * reductions (REDG) takes the lesser kind's time again (atomic_agg.cu,
+ * atomic_mix.cu: four 32-lane requests a warp on one line take 97 ns of
+ * one kind, 137-143 ns two and two, in either order).  Counts the lanes on
+ * each address too (atomic_hot_ops).  0, or -1 if memory runs out. */
 static int count_atomics(coalsim_timing *t, const coalsim_request *r)
 {
     const coalsim_profile *p = &t->p;
@@ -557,7 +562,10 @@ static int count_atomics(coalsim_timing *t, const coalsim_request *r)
             ns = sectors * pass + extra * rate;
             if (ns < rate) ns = rate;
         }
-        if (keymap_add(&t->hot_line, unit, ns, &sum) != 0) return -1;
+        int red = r->op == COALSIM_RED;
+        if (keymap_add(&t->hot_line[red], unit, ns, &sum) != 0) return -1;
+        double other = keymap_get(&t->hot_line[!red], unit);
+        sum += other + (other < sum ? other : sum);
         if (sum > t->line_max) t->line_max = sum;
     }
     return 0;
