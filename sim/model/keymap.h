@@ -1,6 +1,8 @@
 /* A growing map from 64-bit keys (addresses, line numbers) to sums, for the
  * time model's atomics: what each address or line of a launch was asked
- * for.  Open addressing, at most half full; all zero is an empty map. */
+ * for.  Open addressing, at most half full, a key and its sum side by side
+ * (one cache line a look-up: a launch of coalesced atomics asks for
+ * millions of addresses); all zero is an empty map.  Keys up to 2^64 - 2. */
 #ifndef COALSIM_KEYMAP_H
 #define COALSIM_KEYMAP_H
 
@@ -8,10 +10,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+typedef struct keyslot {
+    uint64_t key1;            /* the key + 1; 0: empty */
+    double val;
+} keyslot;
+
 typedef struct keymap {
-    uint64_t *key;
-    double *val;
-    unsigned char *used;
+    keyslot *slot;
     size_t cap, n;
 } keymap;
 
@@ -23,26 +28,21 @@ static inline int keymap_add(keymap *m, uint64_t key, double v, double *sum)
 {
     if (2 * (m->n + 1) > m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 1024;
-        uint64_t *k = malloc(cap * sizeof *k);
-        double *x = malloc(cap * sizeof *x);
-        unsigned char *u = calloc(cap, 1);
-        if (!k || !x || !u) {
-            free(k), free(x), free(u);
-            return -1;
-        }
+        keyslot *s = calloc(cap, sizeof *s);
+        if (!s) return -1;
         for (size_t i = 0; i < m->cap; i++) {
-            if (!m->used[i]) continue;
-            size_t j = keymap_hash(m->key[i], cap);
-            while (u[j]) j = (j + 1) & (cap - 1);
-            k[j] = m->key[i], x[j] = m->val[i], u[j] = 1;
+            if (!m->slot[i].key1) continue;
+            size_t j = keymap_hash(m->slot[i].key1 - 1, cap);
+            while (s[j].key1) j = (j + 1) & (cap - 1);
+            s[j] = m->slot[i];
         }
-        free(m->key), free(m->val), free(m->used);
-        m->key = k, m->val = x, m->used = u, m->cap = cap;
+        free(m->slot);
+        m->slot = s, m->cap = cap;
     }
     size_t j = keymap_hash(key, m->cap);
-    while (m->used[j] && m->key[j] != key) j = (j + 1) & (m->cap - 1);
-    if (!m->used[j]) m->used[j] = 1, m->key[j] = key, m->val[j] = 0, m->n++;
-    *sum = m->val[j] += v;
+    while (m->slot[j].key1 && m->slot[j].key1 != key + 1) j = (j + 1) & (m->cap - 1);
+    if (!m->slot[j].key1) m->slot[j] = (keyslot){key + 1, 0}, m->n++;
+    *sum = m->slot[j].val += v;
     return 0;
 }
 
@@ -51,13 +51,13 @@ static inline double keymap_get(const keymap *m, uint64_t key)
 {
     if (!m->cap) return 0;
     size_t j = keymap_hash(key, m->cap);
-    while (m->used[j] && m->key[j] != key) j = (j + 1) & (m->cap - 1);
-    return m->used[j] ? m->val[j] : 0;
+    while (m->slot[j].key1 && m->slot[j].key1 != key + 1) j = (j + 1) & (m->cap - 1);
+    return m->slot[j].key1 ? m->slot[j].val : 0;
 }
 
 static inline void keymap_free(keymap *m)
 {
-    free(m->key), free(m->val), free(m->used);
+    free(m->slot);
     *m = (keymap){0};
 }
 
