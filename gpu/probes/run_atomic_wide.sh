@@ -6,8 +6,6 @@ set -u
 out=${1:?usage: bash gpu/probes/run_atomic_wide.sh OUTDIR}
 # shellcheck source=gpu/probes/run_common.sh
 . "$(dirname "$0")/run_common.sh"
-timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/atomic_wide gpu/probes/atomic_wide.cu || exit 1
-timeout 300 /tmp/atomic_wide > "$out/atomic_wide.txt" || failed=$((failed + 1))
-cat "$out/atomic_wide.txt"
+build_and_run atomic_wide
 echo "failed steps: $failed"
 exit "$failed"
