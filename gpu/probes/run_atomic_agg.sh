@@ -7,9 +7,7 @@ set -u
 out=${1:?usage: bash gpu/probes/run_atomic_agg.sh OUTDIR}
 # shellcheck source=gpu/probes/run_common.sh
 . "$(dirname "$0")/run_common.sh"
-timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/atomic_agg gpu/probes/atomic_agg.cu || exit 1
-timeout 300 /tmp/atomic_agg > "$out/atomic_agg.txt" || failed=$((failed + 1))
-cat "$out/atomic_agg.txt"
+build_and_run atomic_agg
 cuobjdump -sass /tmp/atomic_agg > "$out/atomic_agg.sass" 2>&1 || failed=$((failed + 1))
 grep -E "Function|ATOM|RED|VOTE|POPC|REDUX|MATCH" "$out/atomic_agg.sass" | sed 's/^ *//; s/ *;.*$//; s/\/\*[0-9a-f]*\*\/ *//' | head -150
 echo "failed steps: $failed"

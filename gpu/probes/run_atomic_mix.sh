@@ -6,9 +6,7 @@ set -u
 out=${1:?usage: bash gpu/probes/run_atomic_mix.sh OUTDIR}
 # shellcheck source=gpu/probes/run_common.sh
 . "$(dirname "$0")/run_common.sh"
-timeout 300 nvcc -O3 -arch=sm_90 -o /tmp/atomic_mix gpu/probes/atomic_mix.cu || exit 1
-timeout 300 /tmp/atomic_mix > "$out/atomic_mix.txt" || failed=$((failed + 1))
-cat "$out/atomic_mix.txt"
+build_and_run atomic_mix
 cuobjdump -sass /tmp/atomic_mix > /tmp/atomic_mix.sass 2>&1 || failed=$((failed + 1))
 awk '/Function/ {f = $0} /shared_double|shared_float/ && /Function/ {p = 1} /Function/ && !/shared_double|shared_float/ {p = 0} p' /tmp/atomic_mix.sass |
     sed 's/^ *//; s/ *;.*$//; s/\/\*[0-9a-f]*\*\/ *//' | grep -v '^$' > "$out/atomic_mix_shared.sass.txt"
