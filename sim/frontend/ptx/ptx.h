@@ -524,6 +524,13 @@ int ptx_sched_fix(pfunc *f);
  * unless PARAMS_UNIFORM). */
 int ptx_sched_lane_source(const pinst *in, int params_uniform);
 
+/* 1 if IN, making a request of OP, is an atomic or reduction on
+ * floating-point data (coalsim_request.atomic_float). */
+static inline unsigned char ptx_atomic_float(const pinst *in, coalsim_op op)
+{
+    return (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && ptype_float((ptype)in->type));
+}
+
 /* What ptxas makes of F's global atomics (ptx_agg.c): an atom whose old
  * value is never read becomes a reduction (not exch or cas), and one on an
  * address the same in every lane that ptxas combines within the warp is

@@ -837,7 +837,7 @@ void ptx_request(const pctx *x, const pwarp *w, const pinst *in, coalsim_op op, 
     r->label = in->label;
     r->label_id = in->label_id;
     r->line = in->line;
-    r->atomic_float = (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && ptype_float((ptype)in->type));
+    r->atomic_float = ptx_atomic_float(in, op);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         r->addr[l] = a[l];

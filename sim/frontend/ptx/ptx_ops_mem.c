@@ -222,7 +222,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     r->size = size;
     r->block = x->block_id;
     r->warp = w->index;
-    r->atomic_float = (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && ptype_float((ptype)in->type));
+    r->atomic_float = ptx_atomic_float(in, op);
     r->label = in->label;
     r->label_id = in->label_id;
     r->line = in->line;
