@@ -40,7 +40,7 @@ FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c tmab
                  sketch_run.c sketch.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c memory.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_loop.c ptx_ops_int.c \
-                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_ops_async.c ptx_ops_wgmma.c ptx_sched.c ptx_agg.c) \
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_ops_async.c ptx_ops_wgmma.c ptx_sched.c ptx_agg.c ptx_lower.c ptx_cas.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
                  sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_ops_matrix.c sass_ops_async.c sass_launch.c sass_stub.c sass_mods.c \
                  sass_pipe.c sass_sched.c sass_loop.c)
@@ -215,7 +215,7 @@ identity: $(BUILD)/coalsim
 # The PTX the kernel tests run, made from tests/kernels/*.cu with nvcc (the
 # files are committed, so the tests need no CUDA compiler).
 KERNEL_PTX = tests/kernels/seeds.ptx tests/kernels/semantics.ptx tests/kernels/tensor.ptx tests/kernels/cluster.ptx \
-             tests/kernels/wmma.ptx tests/kernels/atomics.ptx
+             tests/kernels/wmma.ptx tests/kernels/atomics.ptx tests/kernels/shared_fadd.ptx
 kernel-ptx: $(KERNEL_PTX)
 tests/kernels/%.ptx: tests/kernels/%.cu
 	$(NVCC) -ptx -lineinfo -O3 -arch=sm_90 -o $@ $<

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "frontend/kernel/kmem.h"
+#include "frontend/ptx/ptx.h"
 #include "frontend/smport.h"
 #include "helpers.h"
 
@@ -185,6 +186,78 @@ static coalsim_access atomic_access(coalsim_kernel *k, const char *name, const c
     coalsim_analysis_free(a);
     return found;
 }
+
+/* The shared atomic requests of kernel NAME of tests/kernels/shared_fadd.ptx
+ * on GX blocks of BX threads (one worker): the passes of its loops. */
+static uint64_t shared_fadd_passes(coalsim_kernel *k, const char *name, unsigned gx, unsigned bx, const char *args)
+{
+    char err[1024];
+    coalsim_analysis *a;
+    ck_assert_msg(launch(k, name, gx, 1, bx, 1, 0, args, 1, err, &a) == 0, "%s: %s", name, err);
+    const coalsim_stats *st = coalsim_analysis_stats(a);
+    uint64_t n = 0, loads = 0;
+    for (size_t i = 0; i < coalsim_stats_count(st); i++) {
+        const coalsim_access *ac = coalsim_stats_get(st, i);
+        if (ac->space == COALSIM_SHARED && ac->op == COALSIM_ATOM) n += ac->requests;
+        if (ac->space == COALSIM_SHARED && ac->op == COALSIM_LD && strstr(ac->label, ":ld.shared")) loads += ac->requests;
+    }
+    ck_assert_msg(loads >= n, "%s: %llu loads for %llu passes", name, (unsigned long long)loads, (unsigned long long)n);
+    coalsim_analysis_free(a);
+    return n;
+}
+
+/* ptxas makes a shared float or double atomicAdd a loop on sm_90 (LDS,
+ * FADD, ATOMS.CAST.SPIN, ISETP, BRA; sim/frontend/ptx/ptx_lower.c): the
+ * lanes on a word succeed one a pass, and warps of a block on the same
+ * words fail some of each other's passes, PTX_CAS_RETRY of a pass more for
+ * each other warp (in a worker's first block, the warps run so far tell
+ * which meet).  Every lane's value is added once and gets an old value. */
+START_TEST(test_kernel_shared_float_adds_loop_a_pass_a_lane_a_word_and_warps_on_one_word_retry)
+{
+    coalsim_kernel *k = load("tests/kernels/shared_fadd.ptx");
+    const double per = 1 + PTX_CAS_RETRY * 7;      /* 8 warps: 7 others on the word */
+    /* one warp alone on one word: 32 passes; the old values are 0..31 once each */
+    ck_assert_uint_eq(shared_fadd_passes(k, "_Z8one_wordPfS_", 1, 32, "out:4K,o:4K"), 32);
+    float out[32], o[32];
+    int seen[32] = {0};
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, 4), 0);
+    ck_assert_float_eq(out[0], 32.0f);
+    ck_assert_int_eq(coalsim_kernel_read(k, "o", 0, o, sizeof o), 0);
+    for (int i = 0; i < 32; i++) {
+        ck_assert(o[i] >= 0 && o[i] < 32 && o[i] == (float)(int)o[i]);
+        seen[(int)o[i]]++;
+    }
+    for (int i = 0; i < 32; i++) ck_assert_int_eq(seen[i], 1);
+    /* 3 blocks of 8 warps on one word: the first block's warp w sees w
+     * others before it (scaled to 7; warp 0 none), the next two the whole
+     * block before */
+    double want = 32 + 7 * 32 * per + 2 * 8 * 32 * per;
+    uint64_t got = shared_fadd_passes(k, "_Z8one_wordPfS_", 3, 256, "out:4K,o:4K");
+    ck_assert_msg(fabs((double)got - want) <= 24, "one word: %llu passes, want %.1f", (unsigned long long)got, want);
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, 12), 0);
+    for (int b = 0; b < 3; b++) ck_assert_float_eq(out[b], 256.0f);
+    got = shared_fadd_passes(k, "_Z15one_word_doublePd", 3, 256, "out:4K");
+    ck_assert_msg(fabs((double)got - want) <= 24, "double: %llu passes, want %.1f", (unsigned long long)got, want);
+    double outd[3];
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, outd, sizeof outd), 0);
+    for (int b = 0; b < 3; b++) ck_assert_double_eq(outd[b], 256.0);
+    /* each warp on a word of its own: no retries, 32 passes a warp */
+    ck_assert_uint_eq(shared_fadd_passes(k, "_Z10warp_wordsPf", 3, 256, "out:4K"), 3 * 8 * 32);
+    /* lane l on word l: one pass a warp alone, 1 + 7 x retry with 7 others */
+    want = 1 + 7 * per + 2 * 8 * per;
+    got = shared_fadd_passes(k, "_Z10lane_wordsPf", 3, 256, "out:4K");
+    ck_assert_msg(fabs((double)got - want) <= 24, "lane words: %llu passes, want %.1f", (unsigned long long)got, want);
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, sizeof out), 0);
+    for (int i = 0; i < 32; i++) ck_assert_float_eq(out[i], 8.0f);
+    /* the atomic under a condition: the 16 odd lanes of each warp add 2 */
+    want = 16 + 7 * 16 * per;
+    got = shared_fadd_passes(k, "_Z11odd_threadsPfi", 1, 256, "out:4K,1");
+    ck_assert_msg(fabs((double)got - want) <= 8, "odd threads: %llu passes, want %.1f", (unsigned long long)got, want);
+    ck_assert_int_eq(coalsim_kernel_read(k, "out", 0, out, 4), 0);
+    ck_assert_float_eq(out[0], 256.0f);
+    coalsim_kernel_free(k);
+}
+END_TEST
 
 /* ptxas combines a warp's lanes where it can see that their address is the
  * same (add of a uniform value; 32-bit add, min, max, ... whose old value is
@@ -1164,6 +1237,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_shuffles_and_ballots_follow_the_ptx_rules);
     tcase_add_test(c, test_kernel_atomics_are_atomic_across_worker_threads);
     tcase_add_test(c, test_kernel_uniform_address_atomics_are_one_lanes_request_as_ptxas_makes_them);
+    tcase_add_test(c, test_kernel_shared_float_adds_loop_a_pass_a_lane_a_word_and_warps_on_one_word_retry);
     tcase_add_test(c, test_kernel_bits_locals_constants_and_division_by_zero);
     tcase_add_test(c, test_kernel_ffs_finds_the_lowest_set_bit_through_bfind_shiftamt);
     tcase_add_test(c, test_kernel_floats_doubles_and_halves);

@@ -183,6 +183,12 @@ typedef struct ptx_module {
 /* Parse TEXT (named NAME).  NULL on error with "NAME:LINE: why" in ERR. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *name, char *err, size_t cap);
 void ptx_module_free(ptx_module *m);
+/* A copy of S in M's string arena (NULL: out of memory). */
+const char *ptx_module_str(ptx_module *m, const char *s);
+/* Rewrite F's atom/red.shared.add.f32/.f64 into the compare-and-store loop
+ * ptxas makes of them, where M's target does (ptx_lower.c).  -1 with
+ * "FILE:LINE: why" in ERR. */
+int ptx_lower_shared_fadd(ptx_module *m, ptx_func *f, char *err, size_t cap);
 int ptx_find_func(const ptx_module *m, const char *name);
 
 #define PTX_SMEM_RESERVED 1024u
@@ -394,6 +400,31 @@ typedef struct pframe {
     size_t sb_cap;
 } pframe;
 
+/* Shared words and the warps of a block that add to them in a float add's
+ * loop, this block's and the one before's (ptx_cas.c). */
+typedef struct cas_words {
+    uint32_t *cur, *prev;      /* by word: a mask of warp indices */
+    uint32_t *touched[2];      /* the words cur (0) and prev (1) have */
+    unsigned ntouched[2];
+    size_t nwords;
+    int have_prev;
+} cas_words;
+/* The flag ptx_lower.c's loop starts with (its first pass), and how much
+ * longer each other warp adding to a word makes a lane's passes on it:
+ * round 13's atomicPerf on the H200 (gpu/results/h200/heldout13): 8 warps
+ * of 32 lanes on one double, 106.2 passes a warp where alone 32; 8 warps
+ * sharing 32 floats a lane each, 3.45 where alone 1. */
+#define PTX_CAS_FIRST 2
+#define PTX_CAS_RETRY 0.33
+/* A block starts: its words become the block before's. */
+void ptx_cas_block(cas_words *c);
+/* How many other warps of a block of NWARPS are expected to add to WORD,
+ * for warp WARP. */
+double ptx_cas_others(const cas_words *c, uint64_t word, unsigned warp, unsigned nwarps);
+/* WARP adds to WORD (of a block of WORDS): 0, or -1 if memory runs out. */
+int ptx_cas_note(cas_words *c, uint64_t word, unsigned warp, size_t words);
+void ptx_cas_free(cas_words *c);
+
 typedef enum { W_RUN, W_BAR, W_DONE, W_WAIT } wstate;   /* W_WAIT: asleep at a K_WAIT instruction */
 
 typedef struct pwarp {
@@ -429,6 +460,8 @@ typedef struct pwarp {
     tma_rounds sb_tma;         /* its tensor copies' rounds (ptx_sched_tma_ready) */
     struct ploop *loop;        /* the loop it may jump in (ptx_loop.c; made at first use) */
     uint8_t loop_rec;          /* recording the iteration it runs */
+    uint32_t cas_extra;        /* passes of the shared float add it is in that other warps make fail */
+    double cas_frac;           /* and the expected part of a pass carried to its next add */
 } pwarp;
 
 /* A CTA of the cluster the worker runs (one without clusters). */
@@ -509,6 +542,7 @@ typedef struct pctx {
     double loop_fig[3];                    /* and their requests, sectors and wavefronts */
     uint64_t loop_jumps, loop_iters, loop_insts;   /* jumps, the warp iterations and instructions they skipped */
     uint64_t loop_seen;                    /* requests made (all of them) */
+    cas_words cas;                         /* shared float adds: which warps meet on which words */
 } pctx;
 
 /* The time model's side of the interpreter (ptx_sched.c).  Decoding: the

@@ -714,6 +714,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     x->sb_mbar.n = 0;
     sm_port_block(&x->sb_smport);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
+    ptx_cas_block(&x->cas);
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return ptx_fail(x, NULL, "out of memory");
@@ -744,6 +745,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->bar_counted = 0;
         w->gmma_done = 0;
         w->sb_tma = (tma_rounds){0};
+        w->cas_extra = 0;
         ptx_loop_block(w);
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
@@ -803,6 +805,7 @@ int ptx_run_block(pctx *x, uint64_t b)
 void ptx_ctx_free(pctx *x)
 {
     ptx_loop_free(x);
+    ptx_cas_free(&x->cas);
     for (unsigned k = 0; k < x->nwarps; k++) {
         pwarp *w = &x->warps[k];
         for (unsigned d = 0; d < PTX_MAX_DEPTH; d++) {

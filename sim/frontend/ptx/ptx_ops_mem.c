@@ -473,6 +473,75 @@ uint64_t ptx_atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
     }
 }
 
+/* The passes of a shared float add that fail because other warps of the
+ * block store to the same words between a pass's load and its store, as
+ * expected: a lane of LANES on a word has its lanes' passes, each made
+ * longer by PTX_CAS_RETRY for each other warp that adds to the word
+ * (gpu/probes/shared_cas.cu), and the warp goes as long as its longest
+ * lane; the expected part of a pass carries to the warp's next add. */
+static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
+{
+    unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32, natural = 0;
+    double expect = 0;
+    size_t words = (size_t)(x->smem_bytes / 4) + 1;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint64_t wd = CL_OFFSET(addr[l]) / 4;
+        unsigned u = 0;
+        int first = 1;
+        for (uint32_t bb = m; bb; bb &= bb - 1) {
+            int k = __builtin_ctz(bb);
+            if (CL_OFFSET(addr[k]) / 4 != wd) continue;
+            if (k < l) first = 0;
+            u++;
+        }
+        if (!first) continue;
+        double e = u * (1 + PTX_CAS_RETRY * ptx_cas_others(&x->cas, wd, w->index, nwarps));
+        if (u > natural) natural = u;
+        if (e > expect) expect = e;
+        if (ptx_cas_note(&x->cas, wd, w->index, words) != 0) return ptx_fail(x, NULL, "out of memory");
+    }
+    w->cas_frac += expect - natural;
+    w->cas_extra = (uint32_t)w->cas_frac;
+    w->cas_frac -= w->cas_extra;
+    return 0;
+}
+
+/* A pass of a shared float add's compare-and-store loop (ptx_lower.c): on
+ * each word the lowest of the lanes M has there adds b to what the word
+ * holds and gets the old value in d; in->d (the flag) is 0 in those lanes,
+ * 1 in the others, which go again.  As ATOMS.CAST.SPIN on the GPU: the
+ * others' compare fails, as the word no longer holds what they loaded. */
+static int spin_pass(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned char *const *p, const uint64_t *addr)
+{
+    ptype t = (ptype)in->type;
+    unsigned size = ptype_bytes(t);
+    const uint64_t *B = SLOT(w, in->b);
+    uint64_t *F = SLOT(w, in->d), *D = SLOT(w, in->e);
+    if (m && F[__builtin_ctz(m)] == PTX_CAS_FIRST && spin_plan(x, w, m, addr) != 0) return -1;
+    if (w->cas_extra) {
+        /* another warp stored to one of the words since this pass's load */
+        w->cas_extra--;
+        LANES(m, F[l] = 1);
+        return 0;
+    }
+    uint32_t done = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t below = m & ((1u << l) - 1);
+        int first = 1;
+        for (uint32_t bb = below; bb && first; bb &= bb - 1)
+            if (addr[__builtin_ctz(bb)] == addr[l]) first = 0;
+        if (!first) continue;
+        uint64_t old = load_bytes(p[l], size), nv = ptx_atomic_new(A_ADD, t, old, B[l], 0);
+        memcpy(p[l], &nv, size);
+        D[l] = old;
+        done |= 1u << l;
+    }
+    LANES(m, F[l] = !(done >> l & 1));
+    return 0;
+}
+
 HANDLER(atom)
 {
     ptype t = (ptype)in->type;
@@ -497,6 +566,7 @@ HANDLER(atom)
         if (!diff) rm = m & -m;
     }
     if (emit(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, rm, &r, mixed, sp) != 0) return -1;
+    if (in->sub2) return spin_pass(x, w, in, m, p, r.addr);
     const uint64_t *B = SLOT(w, in->b), *C = SLOT(w, in->c);
     uint64_t *D = red ? NULL : SLOT(w, in->d);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -686,6 +756,18 @@ DECODE(dec_atom)
     in->space = (uint8_t)(sp < 0 ? SP_GLOBAL : sp);
     counted(in, red ? COALSIM_RED : COALSIM_ATOM);
     cluster_counted(ri, in);
+    if (ptx_has_mod(ri, "spin")) {
+        /* a pass of ptx_lower.c's loop (ATOMS.CAST.SPIN): FLAG, [a], b, NEW, d */
+        if (ri->nops != 5 || red || op != A_ADD || !ptype_float(t) || in->space != SP_SHARED)
+            return ptx_dec_fail(p, ri, err, cap, "atom.shared.add.spin.f32/f64 needs 5 operands");
+        if (ptx_dec_dst(f, ri, 0, &in->d, err, cap) || ptx_dec_addr(p, f, ri, 1, in, err, cap) ||
+            ptx_dec_src(p, f, ri, 2, t, &in->b, err, cap) || ptx_dec_src(p, f, ri, 3, t, &in->c, err, cap) ||
+            ptx_dec_dst(f, ri, 4, &in->e, err, cap))
+            return -1;
+        in->sub2 = 1;
+        in->fn = atom;
+        return 0;
+    }
     unsigned want = (red ? 2u : 3u) + (op == A_CAS);
     if (ri->nops != want) return ptx_dec_fail(p, ri, err, cap, "needs %u operands", want);
     unsigned k = 0;

@@ -50,6 +50,8 @@ static const char *arena_str(ptx_module *m, const char *s, size_t n)
     return d;
 }
 
+const char *ptx_module_str(ptx_module *m, const char *s) { return arena_str(m, s, strlen(s)); }
+
 static int fail(parser *ps, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(parser *ps, unsigned line, const char *fmt, ...)
 {
@@ -755,7 +757,8 @@ static int parse_function(parser *ps, int is_entry)
         return 0;
     }
     ps->loc_file = ps->loc_line = ps->inl_file = ps->inl_line = 0;
-    return parse_body(ps, f, fi);
+    if (parse_body(ps, f, fi)) return -1;
+    return ptx_lower_shared_fadd(m, f, ps->err, ps->errcap);
 }
 
 ptx_module *ptx_parse(const char *text, size_t len, const char *name, char *err, size_t cap)
