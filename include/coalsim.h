@@ -531,6 +531,8 @@ typedef struct coalsim_time {
     uint64_t loads[COALSIM_LEVELS];   /* load requests by the deepest level they reached (no shared) */
     uint64_t trips[COALSIM_LEVELS];   /* warps' round trips by their deepest level (with latencies) */
     uint64_t atomic_hot_ops;    /* global atomics' lane operations on the busiest address */
+    int atomic_hot_ops_partial; /* 1: the launch's atomics touched more than 4 Mi addresses, and
+                                   atomic_hot_ops is the busiest of the first 4 Mi (a lower bound) */
     double atomic_line_ns;      /* the busiest L2 atomic unit's requests one after another (lines 128, 512 bytes apart share one), ns */
     uint64_t atomic_sectors;    /* global atomics' and reductions' sectors, all SMs (the atomic sector rule) */
     /* the instruction terms: a kernel run with a profile that has the SM's

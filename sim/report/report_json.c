@@ -74,6 +74,7 @@ static void json_hier(FILE *out, const coalsim_stats *st, const coalsim_report_e
             fprintf(out, "}");
         }
         fprintf(out, ", \"atomic_hot_ops\": %llu", (unsigned long long)tm->atomic_hot_ops);
+        if (tm->atomic_hot_ops_partial) fprintf(out, ", \"atomic_hot_ops_partial\": true");
         if (tm->exec_modelled) {
             fprintf(out, ", \"issue_us\": %.6g, \"pipe_us\": %.6g, \"pipe\": \"%s\", \"smem_us\": %.6g, \"path_us\": %.6g, "
                          "\"dispatch_us\": %.6g, \"dram_b2b_us\": %.6g, \"atomic_us\": %.6g, \"load_ns\": %.6g, \"waves\": %.6g, "
