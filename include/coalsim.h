@@ -128,7 +128,9 @@ typedef struct coalsim_request {
     uint32_t label_id;                    /* 0, or a number the producer gives each distinct label
                                              (a fast key: equal ids must mean equal labels) */
     unsigned char atomic_float;           /* 1: an atomic or reduction on floating-point data (L2 takes its
-                                             lanes at atomic_same_ns, an integer's at atomic_int_ns); 0 else */
+                                             lanes at atomic_same_ns, an integer's at atomic_int_ns); 2: a
+                                             shared compare-and-store pass of a float add's loop
+                                             (ATOMS.CAST.SPIN: its own shared cost); 0 else */
 } coalsim_request;
 
 typedef struct coalsim_result {

@@ -163,7 +163,13 @@ static unsigned lanes_per_phase(const coalsim_arch *a, const coalsim_request *r)
     return lanes ? lanes : 1;
 }
 
-/* A shared atomic that returns its old value (ATOMS.ADD, .CAS, ...): the
+/* A pass of a shared float add's loop (ATOMS.CAST.SPIN, atomic_float 2):
+ * 2 wavefronts of a 4-byte word, whatever its lanes (one word, 32 words,
+ * 256 at random); 3 of an 8-byte one where the lanes are on one word, 4
+ * else (gpu/probes/shared_cas.cu on the H100: l1tex's shared atomic
+ * wavefronts a CAST 2.00-2.2; 3.0-3.2 and 3.3-4.2).
+ *
+ * A shared atomic that returns its old value (ATOMS.ADD, .CAS, ...): the
  * bank serves its lanes one at a time, lanes on one word too, so the cost
  * is the most active lanes any bank has (measured: gpu/probes/h100-atomics.txt;
  * 32 lanes on one word take 32 wavefronts).  A reduction (red.shared: the
@@ -186,8 +192,27 @@ static void smem_atomic(const coalsim_arch *a, const coalsim_request *r, coalsim
     out->wavefronts = out->max_ways;
 }
 
+static void smem_cas_pass(const coalsim_request *r, coalsim_result *out)
+{
+    *out = (coalsim_result){0};
+    out->active_threads = (unsigned)__builtin_popcount(r->active);
+    out->requested_bytes = uniq_requested_bytes(r);
+    if (!r->active) return;
+    int one = 1;
+    uint64_t a0 = r->addr[__builtin_ctz(r->active)];
+    for (uint32_t m = r->active; m; m &= m - 1) one &= r->addr[__builtin_ctz(m)] == a0;
+    out->phases = 1;
+    out->ideal_wavefronts = r->size == 8 ? 3 : 2;
+    out->wavefronts = r->size == 8 && !one ? 4 : out->ideal_wavefronts;
+    out->max_ways = 1;
+}
+
 void coalsim_smem(const coalsim_arch *a, const coalsim_request *r, coalsim_result *out)
 {
+    if (r->op == COALSIM_ATOM && r->atomic_float == 2) {
+        smem_cas_pass(r, out);
+        return;
+    }
     if (r->op == COALSIM_ATOM && a->split != COALSIM_SPLIT_FERMI && a->bank_width == 4) {
         smem_atomic(a, r, out);
         return;

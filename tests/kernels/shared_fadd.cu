@@ -57,3 +57,25 @@ __global__ void odd_threads(float *out, int n)
     __syncthreads();
     if (threadIdx.x == 0) out[blockIdx.x] = s;
 }
+
+// lane l on word 32 l: 32 words on one bank
+__global__ void bank_words(float *out)
+{
+    __shared__ float s[1024];
+    s[threadIdx.x % 32 * 32] = 0;
+    __syncwarp();
+    atomicAdd(&s[threadIdx.x % 32 * 32], 1.0f);
+    __syncwarp();
+    if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x * 32];
+}
+
+// double, lane l on word l: lanes l and l + 16 on one bank, in the two halves of the warp
+__global__ void double_lanes(double *out)
+{
+    __shared__ double s[32];
+    s[threadIdx.x % 32] = 0;
+    __syncwarp();
+    atomicAdd(&s[threadIdx.x % 32], 1.0);
+    __syncwarp();
+    if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x];
+}

@@ -4,6 +4,7 @@
  * misaligned address, or one outside every buffer, the shared memory or a
  * thread's local memory, stops the kernel with an error, as it would the
  * GPU. */
+#include <math.h>
 #include <string.h>
 
 #include "frontend/kernel/fbits.h"
@@ -473,45 +474,65 @@ uint64_t ptx_atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
     }
 }
 
+/* W(z) for z >= 0: the w with w e^w = z (Newton from log(1 + z)). */
+static double lambert_w(double z)
+{
+    double w = log1p(z);
+    for (int i = 0; i < 40; i++) {
+        double e = exp(w), f = w * e - z;
+        if (fabs(f) < 1e-12 * (1 + z)) break;
+        w -= f / (e * (w + 1));
+    }
+    return w;
+}
+
 /* The passes of a shared float add that fail because other warps of the
  * block store to the same words between a pass's load and its store, as
- * expected: a lane of LANES on a word has its lanes' passes, each made
- * longer by PTX_CAS_RETRY for each other warp that adds to the word
- * (gpu/probes/shared_cas.cu), and the warp goes as long as its longest
- * lane; the expected part of a pass carries to the warp's next add. */
+ * expected.  A lane's add to a word wins each pass with the chance that no
+ * other warp's store lands in its window: with c adds of other warps to the
+ * word for each of its lanes' adds while this add is on (ptx_cas.c), a pass
+ * wins 1 in e^x of the time, x e^x = c PTX_CAS_WINDOW (stores arriving at
+ * random, the window PTX_CAS_WINDOW of a pass; gpu/probes/shared_cas.cu on
+ * the H100: 1.70, 2.69, 3.93, 7.03 and 13.4 passes a win for 2, 4, 8, 16 and
+ * 32 warps on one word).  The warp goes as long as its longest word, and
+ * the expected part of a pass carries to its next add. */
 static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
 {
-    unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32, natural = 0;
-    double expect = 0;
+    unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+    double extra = 0;
     size_t words = (size_t)(x->smem_bytes / 4) + 1;
+    uint64_t wd[32];
+    unsigned u[32], n = 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        uint64_t wd = CL_OFFSET(addr[l]) / 4;
-        unsigned u = 0;
-        int first = 1;
-        for (uint32_t bb = m; bb; bb &= bb - 1) {
-            int k = __builtin_ctz(bb);
-            if (CL_OFFSET(addr[k]) / 4 != wd) continue;
-            if (k < l) first = 0;
-            u++;
-        }
-        if (!first) continue;
-        double e = u * (1 + PTX_CAS_RETRY * ptx_cas_others(&x->cas, wd, w->index, nwarps));
-        if (u > natural) natural = u;
-        if (e > expect) expect = e;
-        if (ptx_cas_note(&x->cas, wd, w->index, words) != 0) return ptx_fail(x, NULL, "out of memory");
+        uint64_t a = CL_OFFSET(addr[__builtin_ctz(mm)]) / 4;
+        unsigned k = 0;
+        while (k < n && wd[k] != a) k++;
+        if (k == n) wd[n] = a, u[n++] = 0;
+        u[k]++;
     }
-    w->cas_frac += expect - natural;
+    for (unsigned k = 0; k < n; k++) {
+        double c = ptx_cas_others(&x->cas, wd[k], w->index, nwarps) / u[k];
+        double e = c > 0 ? u[k] * (exp(lambert_w(c * PTX_CAS_WINDOW)) - 1) : 0;
+        if (e > extra) extra = e;
+    }
+    ptx_cas_add(&x->cas, w->index);
+    for (unsigned k = 0; k < n; k++)
+        if (ptx_cas_note(&x->cas, wd[k], w->index, u[k], words) != 0) return ptx_fail(x, NULL, "out of memory");
+    w->cas_frac += extra;
     w->cas_extra = (uint32_t)w->cas_frac;
     w->cas_frac -= w->cas_extra;
     return 0;
 }
 
-/* A pass of a shared float add's compare-and-store loop (ptx_lower.c): on
- * each word the lowest of the lanes M has there adds b to what the word
- * holds and gets the old value in d; in->d (the flag) is 0 in those lanes,
- * 1 in the others, which go again.  As ATOMS.CAST.SPIN on the GPU: the
- * others' compare fails, as the word no longer holds what they loaded. */
+/* A pass of a shared float add's compare-and-store loop (ptx_lower.c): a
+ * lane wins where it is the lowest of the lanes M has on its word and on its
+ * bank among its phase's lanes (32 for 4-byte words, 16 for 8-byte ones:
+ * gpu/probes/shared_cas.cu, one warp alone: 32 lanes on 256 words at random
+ * take 3.54 passes, the most lanes a bank has, not the 2.4 of a word; a
+ * double's lanes l and l + 16 on one bank take one).  A winner adds b to
+ * what the word holds and gets the old value in d; in->d (the flag) is 0 in
+ * the winners, 1 in the others, which go again.  As ATOMS.CAST.SPIN on the
+ * GPU: the others' compare fails, or their bank was busy. */
 static int spin_pass(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned char *const *p, const uint64_t *addr)
 {
     ptype t = (ptype)in->type;
@@ -525,14 +546,18 @@ static int spin_pass(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned ch
         LANES(m, F[l] = 1);
         return 0;
     }
-    uint32_t done = 0;
+    uint32_t done = 0, phase = size == 8 ? 0xffffu : 0xffffffffu;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint32_t below = m & ((1u << l) - 1);
-        int first = 1;
-        for (uint32_t bb = below; bb && first; bb &= bb - 1)
-            if (addr[__builtin_ctz(bb)] == addr[l]) first = 0;
-        if (!first) continue;
+        uint64_t word = CL_OFFSET(addr[l]) / size, bank = word % (128 / size);
+        uint32_t mine = l < 16 || size != 8 ? phase : ~phase;
+        int wins = 1;
+        for (uint32_t bb = m & ((1u << l) - 1); bb && wins; bb &= bb - 1) {
+            int k = __builtin_ctz(bb);
+            uint64_t other = CL_OFFSET(addr[k]) / size;
+            if (other == word || ((mine >> k & 1) && other % (128 / size) == bank)) wins = 0;
+        }
+        if (!wins) continue;
         uint64_t old = load_bytes(p[l], size), nv = ptx_atomic_new(A_ADD, t, old, B[l], 0);
         memcpy(p[l], &nv, size);
         D[l] = old;
@@ -566,7 +591,7 @@ HANDLER(atom)
         if (!diff) rm = m & -m;
     }
     if (emit(x, w, in, red ? COALSIM_RED : COALSIM_ATOM, size, rm, &r, mixed, sp) != 0) return -1;
-    if (in->sub2) return spin_pass(x, w, in, m, p, r.addr);
+    if (in->spin) return spin_pass(x, w, in, m, p, r.addr);
     const uint64_t *B = SLOT(w, in->b), *C = SLOT(w, in->c);
     uint64_t *D = red ? NULL : SLOT(w, in->d);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -764,7 +789,7 @@ DECODE(dec_atom)
             ptx_dec_src(p, f, ri, 2, t, &in->b, err, cap) || ptx_dec_src(p, f, ri, 3, t, &in->c, err, cap) ||
             ptx_dec_dst(f, ri, 4, &in->e, err, cap))
             return -1;
-        in->sub2 = 1;
+        in->spin = 1;
         in->fn = atom;
         return 0;
     }

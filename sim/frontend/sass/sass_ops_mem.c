@@ -199,6 +199,7 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
     int sp = in->sub, first = FIRST_NONE, mixed = 0;
     /* an atomic's data type (sub3) sets the L2's rate for its lanes */
     r.atomic_float = (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && (in->sub3 == T_F32 || in->sub3 == T_F64));
+    if (op == COALSIM_ATOM && in->sub2 == A_CAST && in->sub == SP_SHARED) r.atomic_float = 2;   /* ATOMS.CAST.SPIN */
     if (sp == SP_GLOBAL) {
         /* the common case: lanes in the page of the lane before, or in the
          * worker's page cache; anything else through resolve() */
