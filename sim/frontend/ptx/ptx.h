@@ -414,9 +414,11 @@ typedef struct cas_words {
 #define CAS_SLOTS 33
 /* The flag ptx_lower.c's loop starts with (its first pass), and the part
  * of a pass in which another warp's store to the word makes it fail
- * (fitted to gpu/probes/shared_cas.cu on the H100: 2-32 warps a block on
- * one word, on 32 or 8 shared words, on 256 at random; 12% mean error over
- * its 108 cases of 2 or more warps; ptx_ops_mem.c, spin_plan). */
+ * (fitted to gpu/probes/shared_cas.cu on the H100 by shared_cas_fit.py:
+ * 2-32 warps a block on one word, on 32 or 8 shared words, on 256 at
+ * random; over its 70 cases of 2 or more warps on shared words 11% mean
+ * error, the largest 30%: 32 warps on one word 0.72-0.77x, 16-32 warps on
+ * 32 words 1.30x; ptx_ops_mem.c, spin_plan). */
 #define PTX_CAS_FIRST 2
 #define PTX_CAS_WINDOW 0.75
 /* A block starts: its words become the block before's. */
