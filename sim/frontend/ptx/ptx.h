@@ -402,14 +402,13 @@ typedef struct pframe {
 } pframe;
 
 /* Shared words and the adds of each warp of a block to them in float adds'
- * loops, this block's and the one before's (ptx_cas.c). */
+ * loops, in the block running (ptx_cas.c). */
 typedef struct cas_words {
-    uint32_t *cur, *prev;      /* by word, CAS_SLOTS each: the lanes' adds of each warp index, then their sum */
-    uint32_t *touched[2];      /* the words cur (0) and prev (1) have */
-    unsigned ntouched[2];
-    uint64_t adds[2][32];      /* the adds (warp instructions) of each warp index: cur, prev */
+    uint32_t *cur;             /* by word, CAS_SLOTS each: the lanes' adds of each warp index, then their sum */
+    uint32_t *touched;         /* the words cur has */
+    unsigned ntouched;
+    uint64_t adds[32];         /* the adds (warp instructions) of each warp index */
     size_t nwords;
-    int have_prev;
 } cas_words;
 #define CAS_SLOTS 33
 /* The flag ptx_lower.c's loop starts with (its first pass), and the part
@@ -421,10 +420,10 @@ typedef struct cas_words {
  * 32 words 1.30x; ptx_ops_mem.c, spin_plan). */
 #define PTX_CAS_FIRST 2
 #define PTX_CAS_WINDOW 0.75
-/* A block starts: its words become the block before's. */
+/* A block starts: nothing added yet. */
 void ptx_cas_block(cas_words *c);
 /* The adds of other warps of a block of NWARPS to WORD expected while one
- * add of warp WARP is on. */
+ * add of warp WARP is on, from the warps run so far (0 before any other). */
 double ptx_cas_others(const cas_words *c, uint64_t word, unsigned warp, unsigned nwarps);
 /* WARP starts an add (ptx_cas_note its words after). */
 void ptx_cas_add(cas_words *c, unsigned warp);

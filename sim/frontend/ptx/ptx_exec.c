@@ -745,7 +745,7 @@ int ptx_run_block(pctx *x, uint64_t b)
         w->bar_counted = 0;
         w->gmma_done = 0;
         w->sb_tma = (tma_rounds){0};
-        w->cas_extra = 0;
+        w->cas_extra = 0, w->cas_frac = 0;
         ptx_loop_block(w);
         ptx_select_cta(x, w->cta);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);

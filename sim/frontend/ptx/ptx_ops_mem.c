@@ -495,7 +495,8 @@ static double lambert_w(double z)
  * random, the window PTX_CAS_WINDOW of a pass; gpu/probes/shared_cas.cu on
  * the H100: 1.70, 2.69, 3.93, 7.03 and 13.4 passes a win for 2, 4, 8, 16 and
  * 32 warps on one word).  The warp goes as long as its longest word, and
- * the expected part of a pass carries to its next add. */
+ * the expected part of a pass carries to its next add (a warp's cas_frac
+ * starts at 0 in each block's first). */
 static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
 {
     unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
@@ -515,6 +516,9 @@ static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
         double e = c > 0 ? u[k] * (exp(lambert_w(c * PTX_CAS_WINDOW)) - 1) : 0;
         if (e > extra) extra = e;
     }
+    /* the block's first warp to add knows of no other: the others carry
+     * its share, so that the block's passes come to what its warps expect */
+    if (nwarps > 1) extra *= (double)nwarps / (nwarps - 1);
     ptx_cas_add(&x->cas, w->index);
     for (unsigned k = 0; k < n; k++)
         if (ptx_cas_note(&x->cas, wd[k], w->index, u[k], words) != 0) return ptx_fail(x, NULL, "out of memory");
