@@ -263,7 +263,8 @@ PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pr
                $(BUILD)/probe_half_pipe $(BUILD)/probe_tma_bw $(BUILD)/probe_tma_pipe $(BUILD)/probe_epi_store $(BUILD)/probe_dram_lines \
                $(BUILD)/probe_l2_rates $(BUILD)/probe_l2_sides $(BUILD)/probe_l2_pairs $(BUILD)/probe_l2_dirty \
                $(BUILD)/probe_launch_ncu $(BUILD)/probe_atomic_rate $(BUILD)/probe_atomic_agg $(BUILD)/probe_atomic_lines \
-               $(BUILD)/probe_atomic_wide $(BUILD)/probe_atomic_mix $(BUILD)/probe_atomic_tput \
+               $(BUILD)/probe_atomic_wide $(BUILD)/probe_atomic_mix $(BUILD)/probe_atomic_tput $(BUILD)/probe_shared_cas \
+               $(BUILD)/probe_shared_cas_ev \
                $(BUILD)/tensor_check \
                $(BUILD)/wmma_check
 probes: $(BUILD)/probe $(PROBES_ALONE)
