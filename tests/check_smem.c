@@ -20,6 +20,35 @@ START_TEST(test_smem_row_access_of_a_32x32_int_tile_is_one_wavefront)
 }
 END_TEST
 
+/* A pass of a shared float add's compare-and-store loop (ATOMS.CAST.SPIN,
+ * atomic_float 2) takes 2 data-pipe wavefronts whatever its lanes, a
+ * double's 3 on one word and 4 on several (gpu/probes/shared_cas.cu on the
+ * H100), where an ATOMS.ADD of 32 lanes on one word takes 32; the
+ * explanation names the loop. */
+START_TEST(test_smem_a_float_adds_compare_and_store_pass_is_two_wavefronts)
+{
+    coalsim_request r;
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_SHARED, 4, 0);
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 32);         /* ATOMS.ADD */
+    r.atomic_float = 2;
+    coalsim_result res = model("hopper", &r);
+    ck_assert_uint_eq(res.wavefronts, 2);
+    char buf[512];
+    coalsim_arch a = arch_of("hopper");
+    coalsim_explain(&a, &r, &res, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "compare-and-store loop") && strstr(buf, "32 lanes add a float"), "%s", buf);
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_SHARED, 4, 4 * 32 * lane);    /* 32 words on one bank */
+    r.atomic_float = 2;
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 2);
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_SHARED, 8, 0);
+    r.atomic_float = 2;
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 3);
+    REQ_FOR(r, COALSIM_ATOM, COALSIM_SHARED, 8, 8 * lane);
+    r.atomic_float = 2;
+    ck_assert_uint_eq(model("hopper", &r).wavefronts, 4);
+}
+END_TEST
+
 START_TEST(test_smem_column_of_a_32x32_int_tile_is_a_32_way_conflict_on_bank_0)
 {
     coalsim_request r;
@@ -462,6 +491,7 @@ Suite *make_smem_suite(void)
     tcase_add_test(l, test_smem_inactive_phases_cost_nothing);
     tcase_add_test(l, test_smem_rows_far_apart_in_64_bit_space_still_conflict);
     tcase_add_test(l, test_smem_small_lanes_cost_the_most_distinct_words_of_one_bank);
+    tcase_add_test(l, test_smem_a_float_adds_compare_and_store_pass_is_two_wavefronts);
     tcase_add_test(l, test_tile_rejects_malformed_tiles);
     suite_add_tcase(s, l);
     return s;

@@ -144,6 +144,18 @@ static void smem(const coalsim_arch *a, const coalsim_request *r, const coalsim_
     if (res->phases > 1 && res->ideal_wavefronts > 1)
         phases = r->op == COALSIM_LDSM || r->op == COALSIM_STSM ? " (one 8x8 matrix, 8 rows of 16 bytes, per wavefront)"
                : r->size == 8 ? " (8-byte lanes: a half warp per wavefront)" : " (16-byte lanes: a quarter warp per wavefront)";
+    if (r->op == COALSIM_ATOM && r->atomic_float == 2) {
+        /* a pass of ptx_lower.c's loop (ATOMS.CAST.SPIN) */
+        if (n > 1 && all_same(r))
+            say(buf, cap, "%u lanes add a %s to one word: ptxas makes that a compare-and-store loop (LDS, add, "
+                          "ATOMS.CAST.SPIN), a pass a lane, and other warps' stores to the word make passes fail; sum "
+                          "within the warp first (a shuffle reduction), then one lane adds",
+                n, r->size == 8 ? "double" : "float");
+        else
+            say(buf, cap, "a pass of a shared float add's compare-and-store loop (LDS, add, ATOMS.CAST.SPIN): lanes on "
+                          "one word, or on one bank, take a pass each, and other warps' stores make passes fail");
+        return;
+    }
     if (r->op == COALSIM_ATOM && res->max_ways > 1 && res->requested_bytes < n * r->size) {
         say(buf, cap, "%u lanes on bank %u: a shared atomic serves a bank's lanes one at a time, lanes on the same "
                       "word too; %s",
