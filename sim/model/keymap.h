@@ -46,22 +46,23 @@ static inline int keymap_add(keymap *m, uint64_t key, double v, double *sum)
     return 0;
 }
 
-/* Whether KEY has a sum. */
-static inline int keymap_has(const keymap *m, uint64_t key)
+/* KEY's slot, or NULL if it has none. */
+static inline const keyslot *keymap_find(const keymap *m, uint64_t key)
 {
-    if (!m->cap) return 0;
+    if (!m->cap) return NULL;
     size_t j = keymap_hash(key, m->cap);
     while (m->slot[j].key1 && m->slot[j].key1 != key + 1) j = (j + 1) & (m->cap - 1);
-    return m->slot[j].key1 != 0;
+    return m->slot[j].key1 ? &m->slot[j] : NULL;
 }
+
+/* Whether KEY has a sum. */
+static inline int keymap_has(const keymap *m, uint64_t key) { return keymap_find(m, key) != NULL; }
 
 /* KEY's sum, 0 if it has none. */
 static inline double keymap_get(const keymap *m, uint64_t key)
 {
-    if (!m->cap) return 0;
-    size_t j = keymap_hash(key, m->cap);
-    while (m->slot[j].key1 && m->slot[j].key1 != key + 1) j = (j + 1) & (m->cap - 1);
-    return m->slot[j].key1 ? m->slot[j].val : 0;
+    const keyslot *s = keymap_find(m, key);
+    return s ? s->val : 0;
 }
 
 static inline void keymap_free(keymap *m)

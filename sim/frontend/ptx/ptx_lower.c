@@ -30,9 +30,10 @@
  *     [$__cas_eN:]
  *     }
  *
- * atom...spin (ptx_ops_mem.c) is the ATOMS.CAST.SPIN pass: the lowest lane
- * on each word adds b to what the word holds now and gets the old value in
- * d (`_` for red); %__cas_f is 1 in the lanes that must go again.  Every
+ * atom...spin (ptx_ops_mem.c, spin_pass) is the ATOMS.CAST.SPIN pass: the
+ * lowest lane on each word and bank adds b to what the word holds now and
+ * gets the old value in d (`_` for red); %__cas_f is 1 in the lanes that
+ * must go again, and in every lane on a pass another warp makes fail.  Every
  * instruction keeps the atomic's PTX and source line. */
 #include "ptx.h"
 
@@ -40,27 +41,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int has_mod(const raw_inst *ri, const char *s)
-{
-    for (unsigned k = 0; k < ri->nmods; k++)
-        if (!strcmp(ri->mods[k], s)) return 1;
-    return 0;
-}
-
 /* The space modifier ("shared" or "shared::cta") of an atomic this module
  * rewrites, or NULL. */
 static const char *lowered_space(const raw_inst *ri)
 {
     if (ri->pseudo || ri->label || (strcmp(ri->opcode, "atom") && strcmp(ri->opcode, "red"))) return NULL;
-    if (!has_mod(ri, "add") || (!has_mod(ri, "f32") && !has_mod(ri, "f64")) || has_mod(ri, "spin")) return NULL;
-    if (has_mod(ri, "v2") || has_mod(ri, "v4") || has_mod(ri, "v8")) return NULL;
+    if (!ptx_has_mod(ri, "add") || (!ptx_has_mod(ri, "f32") && !ptx_has_mod(ri, "f64")) || ptx_has_mod(ri, "spin"))
+        return NULL;
+    if (ptx_has_mod(ri, "v2") || ptx_has_mod(ri, "v4") || ptx_has_mod(ri, "v8")) return NULL;
     for (unsigned k = 0; k < ri->nmods; k++)
         if (!strcmp(ri->mods[k], "shared") || !strcmp(ri->mods[k], "shared::cta")) return ri->mods[k];
     return NULL;
 }
 
 /* Whether ptxas makes TARGET's shared float adds a loop: sm_70 and later
- * (gpu/probes/shared_cas_targets.txt lists each target's ATOMS forms). */
+ * (gpu/probes/runs/h100-shared-cas/shared_cas_targets.txt: the loop for
+ * sm_75 to sm_90, the targets nvcc 13 still builds). */
 static int target_loops(const char *target)
 {
     return !strncmp(target, "sm_", 3) && atoi(target + 3) >= 70;
@@ -116,7 +112,7 @@ int ptx_lower_shared_fadd(ptx_module *m, ptx_func *f, char *err, size_t cap)
             out[n++] = *ri;
             continue;
         }
-        int red = !strcmp(ri->opcode, "red"), f64 = has_mod(ri, "f64");
+        int red = !strcmp(ri->opcode, "red"), f64 = ptx_has_mod(ri, "f64");
         const char *ty = f64 ? "f64" : "f32";
         if (ri->nops != (red ? 2u : 3u)) {
             snprintf(err, cap, "%s:%u: %s needs %u operands", m->name, ri->line, ri->opcode, red ? 2u : 3u);
