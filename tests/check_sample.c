@@ -73,12 +73,14 @@ END_TEST
 /* ---- grids of fake blocks: block B makes COUNT(B) requests ---- */
 
 typedef struct {
-    int random;                  /* 0: B % 5 + 1 requests; 1: a hash of B's, 1 to 16 */
+    int random;                  /* 0: B % 5 + 1 requests; 1: a hash of B's, 1 to 16; 2: 200 for the first 100
+                                    blocks, 1 for the rest (work only where a grid-stride index is in range) */
 } fake;
 
 static unsigned count_of(const fake *f, uint64_t b)
 {
     if (!f->random) return (unsigned)(b % 5 + 1);
+    if (f->random == 2) return b < 100 ? 200 : 1;
     uint64_t z = (b + 1) * 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;
     return (unsigned)((z >> 40) % 16 + 1);
@@ -177,6 +179,39 @@ START_TEST(test_sample_auto_adds_windows_while_an_error_is_large_within_its_budg
     double truth = (double)requests_of(full), est = (double)requests_of(an), e = sp.out.error[COALSIM_SF_REQUESTS];
     ck_assert_msg(e > 0 && fabs(est - truth) <= e * est, "estimate %.0f, full run %.0f, stated error %.2f%%", est, truth,
                   100 * e);
+    coalsim_analysis_free(full);
+    coalsim_analysis_free(an);
+}
+END_TEST
+
+START_TEST(test_sample_auto_whose_pilot_alone_has_work_samples_on_within_its_budget_and_states_the_error)
+{
+    /* the first 100 of 4000 blocks make 200 requests, the rest 1 (23,900 in all): the pilot's blocks
+     * say 200 a block, so the budget of 8500 allows 42 blocks, of which only window 0 has work; an
+     * estimate from those alone was 3.2x the truth.  The windows run so far cost little, so auto takes
+     * twice as many a round while the budget holds them */
+    static fake f[2] = {{2}, {2}};
+    void *w[2] = {&f[0], &f[1]};
+    grid_sampling off = {.cfg = {.mode = COALSIM_SAMPLE_OFF}, .window = 20};
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_analysis *full = coalsim_analysis_new(&cfg), *an = coalsim_analysis_new(&cfg);
+    grid_job job = {.blocks = 4000, .threads = 2, .workers = w, .run = fake_block, .ordered = 1, .sample = &off};
+    char err[256];
+    ck_assert_msg(grid_run(&job, full, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(grid_extrapolate(&off, full, 1, err, sizeof err) == 0, "%s", err);
+    ck_assert_uint_eq(requests_of(full), 23900);
+    grid_sampling sp = {.cfg = {.mode = COALSIM_SAMPLE_AUTO, .budget = 8500}, .window = 20};
+    job.sample = &sp;
+    ck_assert_msg(grid_run(&job, an, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(grid_extrapolate(&sp, an, 1, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(sp.out.sampled, 1);
+    ck_assert_uint_gt(sp.out.run, 400);
+    double truth = 23900, est = (double)requests_of(an), e = sp.out.error[COALSIM_SF_REQUESTS];
+    ck_assert_msg(e > 0 && fabs(est - truth) <= e * est && fabs(est - truth) < 0.15 * truth,
+                  "estimate %.0f, full run %.0f, stated error %.2f%%, %llu blocks ran", est, truth, 100 * e,
+                  (unsigned long long)sp.out.run);
+    /* the requests that ran: within twice the budget */
+    ck_assert_double_le(est / sp.out.factor, 2 * 8500);
     coalsim_analysis_free(full);
     coalsim_analysis_free(an);
 }
@@ -652,6 +687,7 @@ Suite *make_sample_suite(void)
     tcase_add_test(tc, test_sample_of_windows_holding_whole_periods_is_exact);
     tcase_add_test(tc, test_sample_of_irregular_blocks_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_auto_adds_windows_while_an_error_is_large_within_its_budget);
+    tcase_add_test(tc, test_sample_auto_whose_pilot_alone_has_work_samples_on_within_its_budget_and_states_the_error);
     tcase_add_test(tc, test_sample_is_the_same_on_one_thread_or_two_ordered_or_not);
     tcase_add_test(tc, test_sample_of_a_data_dependent_kernel_lands_within_its_stated_error);
     tcase_add_test(tc, test_sample_of_a_regular_kernel_gives_the_full_runs_counts_and_time);

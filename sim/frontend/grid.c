@@ -594,10 +594,35 @@ static int loops_on(const grid_job *job, char *err, size_t cap)
     return 0;
 }
 
+/* Room for N picks (and a round of up to N) in each array; what they hold is kept.  0, or -1. */
+static int grow_picks(size_t *room, size_t n, double (**fig)[COALSIM_SAMPLE_FIGS], double (**f2)[COALSIM_SAMPLE_FIGS],
+                      uint64_t **pick, uint64_t **p2, uint64_t **nblk, uint64_t **add)
+{
+    if (n <= *room) return 0;
+    void *a = realloc(*fig, n * sizeof **fig);
+    if (a) *fig = a;
+    void *b = realloc(*f2, n * sizeof **f2);
+    if (b) *f2 = b;
+    void *c = realloc(*pick, n * sizeof **pick);
+    if (c) *pick = c;
+    void *d = realloc(*p2, n * sizeof **p2);
+    if (d) *p2 = d;
+    void *e = realloc(*nblk, n * sizeof **nblk);
+    if (e) *nblk = e;
+    void *f = realloc(*add, n * sizeof **add);
+    if (f) *add = f;
+    if (!a || !b || !c || !d || !e || !f) return -1;
+    if (*room == 0) memset(*fig, 0, n * sizeof **fig);
+    *room = n;
+    return 0;
+}
+
 /* Sampling: a pilot of the first few blocks; then windows in rising order:
  * BLOCKS, as many as it asks for; AUTO, MIN_WINDOWS of them, and if some
  * figure's error is then above AUTO_TARGET, more, up to what the budget
- * allows at the pilot's cost a block. */
+ * allows at the pilot's cost a block, and then, while the error is still
+ * above it, twice as many windows a round as long as the work the windows
+ * cost so far says the budget holds them. */
 static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_analysis_cfg *cfg, char *err,
                        size_t cap)
 {
@@ -641,14 +666,15 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
     }
     s->work_per_block = pfig[0][sp->work ? COALSIM_SF_INST : COALSIM_SF_REQUESTS] / (double)P;
     double bytes_per_block = sp->held ? (double)(sp->held(sp->held_ctx) - held0) / (double)P : 0;
+    double budget = sp->cfg.budget > 0 ? sp->cfg.budget : COALSIM_SAMPLE_BUDGET;
+    uint64_t mem_blocks = UINT64_MAX;   /* the blocks whose memory a sample may hold */
+    if (bytes_per_block > 0 && (!sp->footprint || (double)sp->footprint > COALSIM_SAMPLE_MEMORY))
+        mem_blocks = (uint64_t)(COALSIM_SAMPLE_MEMORY / bytes_per_block);
     if (sp->cfg.mode == COALSIM_SAMPLE_AUTO) {
-        double budget = sp->cfg.budget > 0 ? sp->cfg.budget : COALSIM_SAMPLE_BUDGET;
         double cost = s->work_per_block * (double)job->blocks;
         want = cost <= budget || s->work_per_block <= 0 ? job->blocks : (uint64_t)(budget / s->work_per_block);
         /* and the memory the sample's blocks touch */
-        if (bytes_per_block > 0 && (double)want * bytes_per_block > COALSIM_SAMPLE_MEMORY &&
-            (!sp->footprint || (double)sp->footprint > COALSIM_SAMPLE_MEMORY))
-            want = (uint64_t)(COALSIM_SAMPLE_MEMORY / bytes_per_block);
+        if (want > mem_blocks) want = mem_blocks;
     }
     if (want >= job->blocks) {
         /* the whole launch after all: the rest of it in order, as if unsampled */
@@ -672,12 +698,12 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
     uint64_t m1 = sp->cfg.mode == COALSIM_SAMPLE_AUTO && mfinal > COALSIM_SAMPLE_MIN_WINDOWS ? COALSIM_SAMPLE_MIN_WINDOWS
                                                                                              : mfinal;
     int rc = -1;
-    /* the two rounds' picks are two even spreads, not nested: their union holds up to m1 + mfinal */
-    size_t room = (size_t)(m1 + mfinal);
-    double (*fig)[COALSIM_SAMPLE_FIGS] = calloc(room, sizeof *fig), (*f2)[COALSIM_SAMPLE_FIGS] = NULL;
-    uint64_t *pick = calloc(room, sizeof *pick), *p2 = calloc((size_t)mfinal, sizeof *p2);
-    uint64_t *nblk = calloc(room, sizeof *nblk), *add = calloc((size_t)mfinal, sizeof *add);
-    if (!fig || !pick || !p2 || !nblk || !add) goto oom;
+    /* a round's picks are an even spread, not nested in the last round's: the union of M picks and a
+     * round of TARGET holds up to M + TARGET */
+    size_t room = 0;
+    double (*fig)[COALSIM_SAMPLE_FIGS] = NULL, (*f2)[COALSIM_SAMPLE_FIGS] = NULL;
+    uint64_t *pick = NULL, *p2 = NULL, *nblk = NULL, *add = NULL;
+    if (grow_picks(&room, (size_t)(m1 + mfinal), &fig, &f2, &pick, &p2, &nblk, &add) != 0) goto oom;
     size_t m = coalsim_sample_pick(nwin, m1, pick);           /* pick[0] is window 0, the pilot's */
     memcpy(fig[0], pfig[0], sizeof pfig[0]);
     uint64_t ran = P;
@@ -694,9 +720,24 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
     s->sampled = 1;
     s->run = ran, s->windows_run = m;
     coalsim_sample_estimate(s, m, (const double (*)[COALSIM_SAMPLE_FIGS])fig, nblk);
-    if (m < mfinal && worst_error(s) > AUTO_TARGET) {
-        /* the second round: the budget's picks not run yet */
-        size_t m2 = coalsim_sample_pick(nwin, mfinal, p2), na = 0;
+    uint64_t target = mfinal, mem_windows = mem_blocks / W > mfinal ? mem_blocks / W : mfinal;
+    int wf = sp->work ? COALSIM_SF_INST : COALSIM_SF_REQUESTS;
+    while (m < nwin && worst_error(s) > AUTO_TARGET) {
+        if (m >= target) {
+            /* AUTO past the pilot's budget: twice the windows, while the work the windows cost so far
+             * says they fit (a pilot can cost far more a block than the launch: where only the first
+             * blocks have work, it would leave the estimate to those few) */
+            if (sp->cfg.mode != COALSIM_SAMPLE_AUTO) break;
+            double work = 0;
+            for (size_t q = 0; q < m; q++) work += fig[q][wf];
+            uint64_t next = 2 * (uint64_t)m < nwin ? 2 * (uint64_t)m : nwin;
+            if (next > mem_windows) next = mem_windows;
+            if (next <= m || work + work / (double)ran * (double)((next - m) * W) > budget) break;
+            target = next;
+            if (grow_picks(&room, m + (size_t)target, &fig, &f2, &pick, &p2, &nblk, &add) != 0) goto oom;
+        }
+        /* the next round: an even spread of TARGET, less the windows run */
+        size_t m2 = coalsim_sample_pick(nwin, target, p2), na = 0;
         for (size_t i = 0, j = 0; i < m2; i++) {
             while (j < m && pick[j] < p2[i]) j++;
             if (j < m && pick[j] == p2[i]) continue;
@@ -707,8 +748,7 @@ static int run_sampled(const grid_job *job, coalsim_analysis *an, const coalsim_
             range r = window_range(job, add[i], W, 0);
             more += r.end - r.first;
         }
-        f2 = calloc(na ? na : 1, sizeof *f2);
-        if (!f2) goto oom;
+        memset(f2, 0, (na ? na : 1) * sizeof *f2);
         if (run_round(job, an, cfg, add, na, W, P, f2, ran, ran + more, err, cap) != 0) goto done;
         /* the union, in window order */
         size_t i = m, j = na, k = m + na;
