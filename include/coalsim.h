@@ -131,6 +131,10 @@ typedef struct coalsim_request {
                                              lanes at atomic_same_ns, an integer's at atomic_int_ns); 2: a
                                              shared compare-and-store pass of a float add's loop
                                              (ATOMS.CAST.SPIN: its own shared cost); 0 else */
+    unsigned char l2_only;                /* 1: a global load that L1 neither serves nor keeps (ld.volatile, .cg, .cv,
+                                             .relaxed or .acquire at .cluster, .gpu or .sys scope, .mmio; SASS
+                                             LDG/LD .STRONG.GPU, .STRONG.SYS, .MMIO): it reads L2, and ncu counts it
+                                             among L1's load requests and sectors all the same; 0 else */
 } coalsim_request;
 
 typedef struct coalsim_result {
@@ -1058,6 +1062,10 @@ typedef struct coalsim_launch {
     coalsim_progress_fn progress;
     void *progress_ctx;
     coalsim_sample_cfg sample; /* which blocks run (the zero value: AUTO; see coalsim_sample) */
+    int again;                 /* 1: run in the memory the kernel's last run of the same entry left, with that run's
+                                  parameters (ARGS and the other parameter fields are not read): the second of two
+                                  back-to-back launches, which reads what the first wrote (an in-place sort finds
+                                  its data sorted), as a timing loop on a GPU does */
 } coalsim_launch;
 
 /* Load PTX TEXT of LEN bytes (named NAME in messages).  NULL with "NAME:LINE:

@@ -148,7 +148,7 @@ START_TEST(test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones
 }
 END_TEST
 
-START_TEST(test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector)
+START_TEST(test_hier_stores_write_back_when_evicted_and_keep_the_l1_sector_a_volatile_load_reads_l2)
 {
     coalsim_hier *h = small(32);
     coalsim_request r;
@@ -161,8 +161,20 @@ START_TEST(test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector)
     ck_assert_uint_eq(coalsim_hier_dirty_bytes(h), 128);
     r.op = COALSIM_LD;
     coalsim_hier_request(h, &r, &c);
-    ck_assert_uint_eq(c.l1_hits, 0);                          /* the store dropped them from L1 */
+    ck_assert_uint_eq(c.l1_hits, 4);                          /* the store kept them in L1 */
+    ck_assert_uint_eq(c.l2_hits, 0);
+    /* a volatile (strong) load of the same sectors reads L2 */
+    r.l2_only = 1;
+    coalsim_hier_request(h, &r, &c);
+    ck_assert_uint_eq(c.l1_hits, 4);
     ck_assert_uint_eq(c.l2_hits, 4);
+    /* an atomic drops them from L1 */
+    r.l2_only = 0, r.op = COALSIM_ATOM;
+    coalsim_hier_request(h, &r, &c);
+    r.op = COALSIM_LD;
+    coalsim_hier_request(h, &r, &c);
+    ck_assert_uint_eq(c.l1_hits, 4);
+    ck_assert_uint_eq(c.l2_hits, 8);                          /* the load after it read L2 */
     /* stream 64 KiB of other lines through the 16 KiB L2: the dirty line leaves */
     for (uint64_t base = 1 << 20; base < (1 << 20) + 65536; base += 128) {
         REQ_FOR(r, COALSIM_LD, COALSIM_GLOBAL, 4, base + 4 * lane);
@@ -328,7 +340,7 @@ Suite *make_hier_suite(void)
     tcase_add_test(c, test_hier_second_read_of_a_line_hits_l1_on_the_same_sm_only);
     tcase_add_test(c, test_hier_fetch_granularity_sets_the_dram_bytes_of_a_strided_read);
     tcase_add_test(c, test_hier_a_launch_after_another_finds_its_l2_lines_but_not_its_l1s);
-    tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_drop_the_l1_sector);
+    tcase_add_test(c, test_hier_stores_write_back_when_evicted_and_keep_the_l1_sector_a_volatile_load_reads_l2);
     tcase_add_test(c, test_hier_counts_a_dram_piece_read_whole_once_in_each_place_and_a_lone_read_as_a_first);
     tcase_add_test(c, test_hier_a_line_warps_load_at_the_same_step_waits_for_the_first_ones_fetch);
     tcase_add_test(c, test_hier_two_sides_serve_a_line_the_far_side_holds_from_l2);

@@ -91,21 +91,24 @@ START_TEST(test_nvbit_ctas_without_a_grid_are_numbered_in_order_of_first_appeara
 }
 END_TEST
 
-START_TEST(test_nvbit_widths_and_spaces_come_from_the_opcode)
+START_TEST(test_nvbit_widths_spaces_and_strong_loads_come_from_the_opcode)
 {
     static const struct {
         const char *opc;
         coalsim_op op;
         coalsim_space space;
         unsigned size;
+        int l2_only;
     } cases[] = {
-        {"LDG.E.64.SYS", COALSIM_LD, COALSIM_GLOBAL, 8},  {"LDG.E.U8", COALSIM_LD, COALSIM_GLOBAL, 1},
-        {"STG.E.S16", COALSIM_ST, COALSIM_GLOBAL, 2},     {"LDS.U.128", COALSIM_LD, COALSIM_SHARED, 16},
-        {"STS", COALSIM_ST, COALSIM_SHARED, 4},           {"ATOMS.ADD", COALSIM_ATOM, COALSIM_SHARED, 4},
-        {"ATOMG.E.ADD.STRONG.GPU", COALSIM_ATOM, COALSIM_GLOBAL, 4}, {"RED.E.ADD.F64.RN", COALSIM_RED, COALSIM_GLOBAL, 8},
-        {"LD.E.128", COALSIM_LD, COALSIM_GLOBAL, 16},     {"ST.E", COALSIM_ST, COALSIM_GLOBAL, 4},
-        {"LDL.64", COALSIM_LD, COALSIM_LOCAL, 8},         {"STL", COALSIM_ST, COALSIM_LOCAL, 4},
-        {"LDSM.16.M88.4", COALSIM_LD, COALSIM_SHARED, 16},
+        {"LDG.E.64.SYS", COALSIM_LD, COALSIM_GLOBAL, 8, 0},  {"LDG.E.U8", COALSIM_LD, COALSIM_GLOBAL, 1, 0},
+        {"LDG.E.STRONG.GPU", COALSIM_LD, COALSIM_GLOBAL, 4, 1}, {"LDG.E.64.STRONG.SYS", COALSIM_LD, COALSIM_GLOBAL, 8, 1},
+        {"LDG.E.STRONG.SM", COALSIM_LD, COALSIM_GLOBAL, 4, 0}, {"LD.E.MMIO.SYS", COALSIM_LD, COALSIM_GLOBAL, 4, 1},
+        {"STG.E.S16", COALSIM_ST, COALSIM_GLOBAL, 2, 0},     {"LDS.U.128", COALSIM_LD, COALSIM_SHARED, 16, 0},
+        {"STS", COALSIM_ST, COALSIM_SHARED, 4, 0},           {"ATOMS.ADD", COALSIM_ATOM, COALSIM_SHARED, 4, 0},
+        {"ATOMG.E.ADD.STRONG.GPU", COALSIM_ATOM, COALSIM_GLOBAL, 4, 0}, {"RED.E.ADD.F64.RN", COALSIM_RED, COALSIM_GLOBAL, 8, 0},
+        {"LD.E.128", COALSIM_LD, COALSIM_GLOBAL, 16, 0},     {"ST.E", COALSIM_ST, COALSIM_GLOBAL, 4, 0},
+        {"LDL.64", COALSIM_LD, COALSIM_LOCAL, 8, 0},         {"STL", COALSIM_ST, COALSIM_LOCAL, 4, 0},
+        {"LDSM.16.M88.4", COALSIM_LD, COALSIM_SHARED, 16, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char a[1024], text[1200], err[512];
@@ -117,6 +120,7 @@ START_TEST(test_nvbit_widths_and_spaces_come_from_the_opcode)
         ck_assert_int_eq(q[0].op, cases[i].op);
         ck_assert_int_eq(q[0].space, cases[i].space);
         ck_assert_uint_eq(q[0].size, cases[i].size);
+        ck_assert_uint_eq(q[0].l2_only, cases[i].l2_only);
     }
 }
 END_TEST
@@ -367,7 +371,7 @@ Suite *make_import_suite(void)
     tcase_add_test(c, test_nvbit_record_is_one_request_and_zero_addresses_are_inactive_lanes);
     tcase_add_test(c, test_nvbit_cta_is_its_linear_index_in_the_launch_grid);
     tcase_add_test(c, test_nvbit_ctas_without_a_grid_are_numbered_in_order_of_first_appearance);
-    tcase_add_test(c, test_nvbit_widths_and_spaces_come_from_the_opcode);
+    tcase_add_test(c, test_nvbit_widths_spaces_and_strong_loads_come_from_the_opcode);
     tcase_add_test(c, test_nvbit_ldsm_x1_takes_the_rows_of_lanes_0_to_7);
     tcase_add_test(c, test_nvbit_old_format_banner_and_unmodelled_opcodes);
     tcase_add_test(c, test_accelsim_base_stride_puts_active_lane_k_at_base_plus_k_strides);

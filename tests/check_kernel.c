@@ -839,6 +839,88 @@ START_TEST(test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block)
 }
 END_TEST
 
+/* a[i] += 1 over the whole grid, then (MODE) a reload of a[i]: plain, volatile, .cg, .relaxed.gpu, .relaxed.cta,
+ * summed into b[i]. */
+static const char reload_ptx_fmt[] =
+    SCHED_HEAD ".visible .entry bump(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %%rd<6>;\n.reg .f32 %%f<4>;\n"
+    ".reg .b32 %%r<5>;\nld.param.u64 %%rd1, [pa];\nld.param.u64 %%rd2, [pb];\nmov.u32 %%r1, %%tid.x;\n"
+    "mov.u32 %%r2, %%ctaid.x;\nmov.u32 %%r3, %%ntid.x;\nmad.lo.u32 %%r4, %%r2, %%r3, %%r1;\n"
+    "mul.wide.u32 %%rd3, %%r4, 4;\nadd.s64 %%rd4, %%rd1, %%rd3;\nadd.s64 %%rd5, %%rd2, %%rd3;\n"
+    "ld.global.f32 %%f1, [%%rd4];\nadd.f32 %%f1, %%f1, 0f3F800000;\nst.global.f32 [%%rd4], %%f1;\n"
+    "%s %%f2, [%%rd4];\nst.global.f32 [%%rd5], %%f2;\nret;\n}\n";
+
+/* The L1 hit sectors of bump with reload LD, and b[0] after it. */
+static uint64_t reload_l1_hits(const char *ld)
+{
+    char text[2048], err[1024];
+    snprintf(text, sizeof text, reload_ptx_fmt, ld);
+    coalsim_kernel *k = coalsim_kernel_load_ptx(text, strlen(text), "reload.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    coalsim_analysis_cfg cfg = h100_timed_cfg();
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    coalsim_launch l = {.kernel = "bump", .grid = {64, 1, 1}, .block = {256, 1, 1}, .args = "a:64K=iotaf,b:64K",
+                        .threads = 1};
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+    coalsim_hier_counts c;
+    coalsim_stats_hier_total(coalsim_analysis_stats(a), &c);
+    float b5;
+    ck_assert_int_eq(coalsim_kernel_read(k, "b", 20, &b5, 4), 0);
+    ck_assert_float_eq(b5, 6.0f);                       /* a[5] + 1 */
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+    return c.l1_hits;
+}
+
+/* A thread that reloads what it stored finds it in L1 (the H100 serves knn's insertion sort so: 208 k L2 read
+ * sectors for 2.18 M load sectors); a load that must see other SMs' stores (volatile, .cg, strong at gpu
+ * scope; ptxas's LDG.E.STRONG.GPU/SYS) reads L2, one at CTA scope L1. */
+START_TEST(test_kernel_a_reload_of_a_stored_word_hits_l1_unless_volatile_or_strong_beyond_the_cta)
+{
+    uint64_t sectors = 64 * 256 * 4 / 32;               /* one reload's sectors */
+    ck_assert_uint_eq(reload_l1_hits("ld.global.f32"), sectors);
+    ck_assert_uint_eq(reload_l1_hits("ld.volatile.global.f32"), 0);
+    ck_assert_uint_eq(reload_l1_hits("ld.global.cg.f32"), 0);
+    ck_assert_uint_eq(reload_l1_hits("ld.relaxed.gpu.global.f32"), 0);
+    ck_assert_uint_eq(reload_l1_hits("ld.acquire.sys.global.f32"), 0);
+    ck_assert_uint_eq(reload_l1_hits("ld.relaxed.cta.global.f32"), sectors);
+}
+END_TEST
+
+/* --l2 warm runs the second launch in the memory the first left (coalsim_launch.again), as a GPU's timing loop
+ * does: bump's second run adds 1 to what the first wrote. */
+START_TEST(test_kernel_a_launch_run_again_reads_what_the_first_wrote)
+{
+    char text[2048], err[1024];
+    snprintf(text, sizeof text, reload_ptx_fmt, "ld.global.f32");
+    coalsim_kernel *k = coalsim_kernel_load_ptx(text, strlen(text), "reload.ptx", err, sizeof err);
+    ck_assert_msg(k != NULL, "%s", err);
+    coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+    coalsim_launch l = {.kernel = "bump", .grid = {64, 1, 1}, .block = {256, 1, 1}, .args = "a:64K=iotaf,b:64K",
+                        .threads = 1, .again = 1};
+    coalsim_analysis *a = coalsim_analysis_new(&cfg);
+    /* nothing to run again yet */
+    ck_assert_int_eq(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cannot run again: it has not run before"), "%s", err);
+    l.again = 0;
+    for (int run = 1; run <= 3; run++) {
+        ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+        float a5;
+        ck_assert_int_eq(coalsim_kernel_read(k, "a", 20, &a5, 4), 0);
+        ck_assert_float_eq(a5, 5.0f + (float)run);
+        l.again = 1, l.args = NULL;                     /* the parameters are the first run's */
+    }
+    /* without again, the buffers are made afresh */
+    l.again = 0, l.args = "a:64K=iotaf,b:64K";
+    ck_assert_msg(coalsim_kernel_run(k, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+    float a5;
+    ck_assert_int_eq(coalsim_kernel_read(k, "a", 20, &a5, 4), 0);
+    ck_assert_float_eq(a5, 6.0f);
+    coalsim_analysis_free(a);
+    coalsim_kernel_free(k);
+}
+END_TEST
+
 /* b[i] = a[i] over the whole grid: one float a thread. */
 static const char warm_copy_ptx[] =
     SCHED_HEAD ".visible .entry gcopy(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
@@ -1262,6 +1344,8 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_blocks_that_share_a_sm_queue_for_its_busiest_pipe);
     tcase_add_test(c, test_kernel_a_one_wave_launch_takes_as_long_as_its_slowest_block);
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
+    tcase_add_test(c, test_kernel_a_reload_of_a_stored_word_hits_l1_unless_volatile_or_strong_beyond_the_cta);
+    tcase_add_test(c, test_kernel_a_launch_run_again_reads_what_the_first_wrote);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
     tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);

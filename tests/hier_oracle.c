@@ -199,10 +199,15 @@ void hier_oracle_request(hier_oracle *h, const coalsim_request *r, coalsim_hier_
         way *w = lookup(l1, line), victim;
         c->l1_sectors++;
         if (r->op != COALSIM_LD) {
-            /* stores, and atomics (done at L2), write through; the sector is dropped from L1, so a later load of
-             * it goes to L2 (reduceGmem's L2 traffic on the H100 shows this) */
-            if (w) w->valid &= (unsigned char)~bit;
+            /* stores, and atomics (done at L2), write through; a store leaves a sector L1 holds valid, an atomic
+             * drops it */
+            if (w && r->op != COALSIM_ST) w->valid &= (unsigned char)~bit;
             l2_access(h, sec[k], 1, now, c);
+            continue;
+        }
+        if (r->l2_only) {
+            /* a volatile or strong load: L2 only */
+            l2_access(h, sec[k], 0, now, c);
             continue;
         }
         if (w && (w->valid & bit)) {

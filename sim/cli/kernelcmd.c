@@ -106,9 +106,9 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     l.progress_ctx = &pg;
     int rc = 0;
     if (ko->warm) {
-        /* the first of two identical launches: its buffers are made again
-         * for the second, at the same addresses, so both read and write the
-         * same lines */
+        /* the first of two identical launches: the second runs in the memory
+         * it left (the same buffers, with the values it wrote), as a timing
+         * loop on a GPU runs */
         coalsim_analysis_cfg c1 = *cfg;
         c1.each = NULL;
         c1.each_ctx = NULL;
@@ -129,6 +129,7 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
         }
         coalsim_analysis_free(first);
     }
+    l.again = ko->warm;
     if (rc == 0) rc = coalsim_kernel_run(k, &l, an, cfg, err, sizeof err);
     progress_end(&pg);
     if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);

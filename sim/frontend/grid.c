@@ -26,7 +26,7 @@ typedef struct {
     uint64_t block, warp;
     unsigned long line;
     uint32_t active, label_id;
-    unsigned char op, space, size, atomic_float;
+    unsigned char op, space, size, atomic_float, l2_only;
     coalsim_result res;
 } kept_head;
 
@@ -96,7 +96,7 @@ static int keep_modelled(void *ctx, const coalsim_request *r, const coalsim_resu
         c->cap = cap;
     }
     kept_head h = {r->label, r->block, r->warp, r->line, r->active, r->label_id, (unsigned char)r->op,
-                   (unsigned char)r->space, (unsigned char)r->size, r->atomic_float, {0}};
+                   (unsigned char)r->space, (unsigned char)r->size, r->atomic_float, r->l2_only, {0}};
     h.res = *res;
     memcpy(c->buf + c->len, &h, sizeof h);
     uint64_t *a = (uint64_t *)(void *)(c->buf + c->len + sizeof h);
@@ -155,6 +155,7 @@ static int replay(chunk *c, coalsim_analysis *an, uint64_t *lines, char *err, si
         r.label = h.label, r.block = h.block, r.warp = h.warp, r.line = (unsigned long)(h.line + base), r.active = h.active;
         r.label_id = h.label_id;
         r.op = (coalsim_op)h.op, r.space = (coalsim_space)h.space, r.size = h.size, r.atomic_float = h.atomic_float;
+        r.l2_only = h.l2_only;
         *lines += popcount32(h.active);
         const uint64_t *a = (const uint64_t *)(const void *)(c->buf + at + sizeof h);
         for (uint32_t m = r.active; m; m &= m - 1) r.addr[__builtin_ctz(m)] = *a++;

@@ -32,6 +32,10 @@ struct coalsim_kernel {
     int has_mem;
     coalsim_memory *ext;       /* memory kept across launches and modules (coalsim_kernel_use_memory), or NULL */
     uint64_t *placed;          /* with EXT: each module variable's address in it (.global and .const), else 0 */
+    /* the last run, for a launch run again in its memory (coalsim_launch.again) */
+    int last_entry;            /* its entry, -1: none */
+    unsigned char *last_params;
+    uint64_t *last_vars;       /* each module variable's address in MEM (.global ones) */
 };
 
 #define MAX_SMEM (227u << 10)      /* the H100's largest shared memory a block (sm_90) */
@@ -44,6 +48,7 @@ coalsim_kernel *coalsim_kernel_load_ptx(const char *text, size_t len, const char
         snprintf(err, cap, "%s: out of memory", name);
         return NULL;
     }
+    k->last_entry = -1;
     k->mod = ptx_parse(text, len, name, err, cap);
     if (!k->mod) {
         free(k->name);
@@ -89,6 +94,8 @@ void coalsim_kernel_free(coalsim_kernel *k)
     if (!k) return;
     if (k->has_mem) kmem_free(&k->mem);
     free(k->placed);
+    free(k->last_params);
+    free(k->last_vars);
     free(k->module);
     ptx_module_free(k->mod);
     sass_listing_free(k->sass);
@@ -368,10 +375,13 @@ static int check_shape(const coalsim_kernel *k, const coalsim_launch *l, char *e
     return 0;
 }
 
-/* The memory launch L runs in: the kept one, or a fresh one of K's own. */
-static kmem *launch_memory(coalsim_kernel *k, char *err, size_t cap)
+/* The memory launch L runs in: the kept one, the last run's (AGAIN), or a
+ * fresh one of K's own. */
+static kmem *launch_memory(coalsim_kernel *k, int again, char *err, size_t cap)
 {
     if (k->ext) return &k->ext->m;
+    if (again) return &k->mem;
+    k->last_entry = -1;
     if (k->has_mem) kmem_free(&k->mem);
     k->has_mem = 0;
     if (kmem_init(&k->mem) != 0) {
@@ -632,6 +642,23 @@ done:
     return rc;
 }
 
+/* Keep what running entry FI again needs: its parameters' N bytes and the
+ * module variables' addresses.  0, or -1 (out of memory). */
+static int remember(coalsim_kernel *k, int fi, const ptx_program *prog, const unsigned char *params, size_t n)
+{
+    k->last_entry = -1;
+    unsigned char *pb = realloc(k->last_params, n + 1);
+    if (!pb) return -1;
+    k->last_params = pb;
+    memcpy(pb, params, n);
+    uint64_t *vars = realloc(k->last_vars, (k->mod->nvars + 1) * sizeof *vars);
+    if (!vars) return -1;
+    k->last_vars = vars;
+    for (unsigned vi = 0; vi < k->mod->nvars; vi++) vars[vi] = prog->var_addr[vi];
+    k->last_entry = fi;
+    return 0;
+}
+
 int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
                        const coalsim_analysis_cfg *cfg, char *err, size_t cap)
 {
@@ -640,10 +667,14 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
     const ptx_func *entry = &k->mod->funcs[fi];
     char sig[512];
     coalsim_demangle(entry->name, sig, sizeof sig);
-    kmem *mem = launch_memory(k, err, cap);
+    if (l->again && (k->last_entry != fi || (!k->ext && !k->has_mem))) {
+        snprintf(err, cap, "%s: %s cannot run again: it has not run before", k->name, sig);
+        return -1;
+    }
+    kmem *mem = launch_memory(k, l->again, err, cap);
     if (!mem) return -1;
     ptx_program prog;
-    if (ptx_program_build(&prog, k->mod, fi, mem, k->placed, err, cap) != 0) {
+    if (ptx_program_build(&prog, k->mod, fi, mem, k->ext ? k->placed : l->again ? k->last_vars : NULL, err, cap) != 0) {
         ptx_program_free(&prog);
         return -1;
     }
@@ -661,7 +692,12 @@ int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analy
         snprintf(err, cap, "out of memory");
         goto done;
     }
-    if (fill_params(k, l, entry, pf, sig, mem, params, err, cap) != 0) goto done_params;
+    if (l->again) memcpy(params, k->last_params, pf->param_bytes);
+    else if (fill_params(k, l, entry, pf, sig, mem, params, err, cap) != 0) goto done_params;
+    if (!l->again && remember(k, fi, &prog, params, pf->param_bytes) != 0) {
+        snprintf(err, cap, "out of memory");
+        goto done_params;
+    }
     uint64_t smem = prog.static_smem + l->dynamic_shared, user = smem - prog.smem_reserved;
     if (user > MAX_SMEM) {
         snprintf(err, cap, "%s: %llu bytes of shared memory a block (%llu static + %llu dynamic): the H100 allows %u",

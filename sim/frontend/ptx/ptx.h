@@ -228,7 +228,7 @@ _Static_assert(PTX_WINDOW < PTX_HOIST, "the issue ring (PTX_HOIST) must reach ba
 #define SB_ASYNC 4096              /* cp.async: its copy joins the warp's open group */
 #define SB_ASYNC_COMMIT 8192       /* cp.async.commit_group (wait_all: commit, then wait for all) */
 #define SB_ASYNC_WAIT 16384        /* cp.async.wait_group N (pinst.imm) or wait_all: the warp waits for its older groups */
-#define SB_L1_BYPASS 32768         /* a global load that skips L1 (cp.async.cg, ld.global.cg/.cv): its bytes always come through the SM's port */
+#define SB_L1_BYPASS 32768         /* a global load that skips L1 (cp.async.cg, ptx_load_l2_only's): its bytes always come through the SM's port */
 #define PTX_SCLASSES 56            /* execution classes (ptx_sched.c) */
 
 typedef struct pinst {
@@ -270,6 +270,7 @@ typedef struct pinst {
     uint8_t sb_lane_bytes;     /* a global load or cp.async: the bytes a lane brings in through the SM's port (0: none) */
     uint8_t agg;               /* a global atomic ptxas sends as one lane's request a warp (ptx_agg.c) */
     uint8_t spin;              /* a pass of a shared float add's compare-and-store loop (ptx_lower.c) */
+    uint8_t l2_only;           /* a global load L1 does not serve (coalsim_request.l2_only) */
     uint32_t sb_src[PTX_SB_SRCS], sb_dst[PTX_SB_DSTS];
     uint32_t sb_uses, sb_nuses;  /* a block's leader: the slots the block reads before it writes them (pfunc.sb_uses) */
     /* matrix instructions (ptx_ops_matrix.c): their register operands, in
@@ -563,6 +564,10 @@ int ptx_sched_fix(pfunc *f);
  * (shuffles, atomics, matrix fragments, thread-local memory; parameters
  * unless PARAMS_UNIFORM). */
 int ptx_sched_lane_source(const pinst *in, int params_uniform);
+
+/* 1 if the load RI must see other SMs' stores, so that L1 does not serve it
+ * (coalsim_request.l2_only). */
+int ptx_load_l2_only(const raw_inst *ri);
 
 /* 1 if IN, making a request of OP, is an atomic or reduction on
  * floating-point data, 2 if it is a pass of a shared float add's loop

@@ -841,6 +841,7 @@ void ptx_request(const pctx *x, const pwarp *w, const pinst *in, coalsim_op op, 
     r->label_id = in->label_id;
     r->line = in->line;
     r->atomic_float = ptx_atomic_float(in, op);
+    r->l2_only = (unsigned char)(op == COALSIM_LD && in->l2_only);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         r->addr[l] = a[l];

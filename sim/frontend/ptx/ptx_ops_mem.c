@@ -224,6 +224,7 @@ static int emit(pctx *x, pwarp *w, const pinst *in, coalsim_op op, unsigned size
     r->block = x->block_id;
     r->warp = w->index;
     r->atomic_float = ptx_atomic_float(in, op);
+    r->l2_only = (unsigned char)(op == COALSIM_LD && in->l2_only);
     r->label = in->label;
     r->label_id = in->label_id;
     r->line = in->line;
@@ -728,6 +729,17 @@ static int data_operand(ptx_program *p, pfunc *f, const raw_inst *ri, unsigned k
     return is_dst ? ptx_dec_dst(f, ri, k, &in->v[0], err, cap) : ptx_dec_src(p, f, ri, k, t, &in->v[0], err, cap);
 }
 
+/* 1 if the load RI must see other SMs' stores, so L1 does not serve it
+ * (ptxas makes these LDG.E.STRONG.GPU or .SYS): .volatile, the .cg and .cv
+ * cache operators, .relaxed or .acquire at a scope wider than the CTA, .mmio. */
+int ptx_load_l2_only(const raw_inst *ri)
+{
+    if (ptx_has_mod(ri, "volatile") || ptx_has_mod(ri, "cg") || ptx_has_mod(ri, "cv") || ptx_has_mod(ri, "mmio"))
+        return 1;
+    return (ptx_has_mod(ri, "relaxed") || ptx_has_mod(ri, "acquire")) &&
+           (ptx_has_mod(ri, "gpu") || ptx_has_mod(ri, "sys") || ptx_has_mod(ri, "cluster"));
+}
+
 DECODE(dec_ld)
 {
     int sp = space_of(ri);
@@ -740,6 +752,7 @@ DECODE(dec_ld)
     }
     in->space = (uint8_t)sp;
     if (ptx_has_mod(ri, "volatile")) in->flags |= PF_VOLATILE;
+    in->l2_only = (uint8_t)ptx_load_l2_only(ri);
     in->kind = sp == SP_PARAM ? K_OP : K_MEM;
     counted(in, COALSIM_LD);
     if (sp == SP_CONST) in->cs_space = -1;     /* not an LSU instruction */

@@ -420,7 +420,7 @@ void ptx_sched_decode(pfunc *f, const raw_inst *ri, pinst *in)
     } else if (in->sb_cls == SC_LD_GLOBAL && (is(ri, "ld") || is(ri, "ldu")) &&
                (mem_space(ri) == SP_GLOBAL || mem_space(ri) == SP_GENERIC)) {
         in->sb_lane_bytes = (uint8_t)(ptype_bytes(in->type) * (in->nvec ? in->nvec : 1));
-        if (ptx_has_mod(ri, "cg") || ptx_has_mod(ri, "cv")) in->sb_flags |= SB_L1_BYPASS;
+        if (ptx_load_l2_only(ri)) in->sb_flags |= SB_L1_BYPASS;
     }
     if (in->sb_cls == SC_DEPBAR) {
         if (!ptx_has_mod(ri, "wait_group")) in->sb_flags |= SB_ASYNC_COMMIT;

@@ -199,6 +199,7 @@ enum { SASS_ASYNC_NONE, SASS_ASYNC_COPY, SASS_ASYNC_COMMIT, SASS_ASYNC_WAIT, SAS
 #define SF_HI 4
 #define SF_FTZ 8
 #define SF_SAT 16
+#define SF_L2_ONLY 32              /* a global load L1 does not serve: .STRONG.GPU, .STRONG.SYS, .MMIO (coalsim_request.l2_only) */
 
 typedef struct sprog {
     const sass_listing *lst;

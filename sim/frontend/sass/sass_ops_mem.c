@@ -200,6 +200,7 @@ static int access(sctx *x, swarp *w, const sinst *in, const sopnd *ao, coalsim_o
     /* an atomic's data type (sub3) sets the L2's rate for its lanes */
     r.atomic_float = (unsigned char)((op == COALSIM_ATOM || op == COALSIM_RED) && (in->sub3 == T_F32 || in->sub3 == T_F64));
     if (op == COALSIM_ATOM && in->sub2 == A_CAST && in->sub == SP_SHARED) r.atomic_float = 2;   /* ATOMS.CAST.SPIN */
+    r.l2_only = (unsigned char)(op == COALSIM_LD && (in->flags & SF_L2_ONLY));
     if (sp == SP_GLOBAL) {
         /* the common case: lanes in the page of the lane before, or in the
          * worker's page cache; anything else through resolve() */
@@ -492,6 +493,9 @@ DECODE(dec_ldst)
     in->width = (uint8_t)width;
     in->sub = (uint8_t)sp;
     in->flags = sgn ? SF_SIGNED : 0;
+    if (is_load && (sass_has_mod(ri, "MMIO") || (sass_has_mod(ri, "STRONG") && (sass_has_mod(ri, "GPU") ||
+                                                                                  sass_has_mod(ri, "SYS")))))
+        in->flags |= SF_L2_ONLY;
     counted(in, sp, is_load ? COALSIM_LD : COALSIM_ST);
     return 0;
 }

@@ -224,7 +224,8 @@ static uint64_t port(sctx *x, swarp *w, const sinst *in, uint32_t m, uint64_t t)
     if (!ao) return ready;
     uint64_t a[32];
     for (uint32_t mm = m; mm; mm &= mm - 1) a[__builtin_ctz(mm)] = sass_lane_addr(w, ao, __builtin_ctz(mm));
-    unsigned bytes = sm_port_bytes(&x->sb_smport, a, m, in->width, in->cs_op == COALSIM_LDGSTS_BYPASS);
+    unsigned bytes = sm_port_bytes(&x->sb_smport, a, m, in->width,
+                                   in->cs_op == COALSIM_LDGSTS_BYPASS || (in->flags & SF_L2_ONLY));
     uint64_t c = t >> LOADS_BITS;
     return ready + CYC(sm_port_through(&x->sb_smport, c, bytes) - c);
 }

@@ -177,6 +177,7 @@ static int merge_cut(sk_worker *w, const coalsim_request *raw)
         }
         if (!m) continue;
         s->op = raw->op, s->space = raw->space, s->size = raw->size, s->label = raw->label, s->atomic_float = 0;
+        s->l2_only = 0;
         s->block = raw->block, s->warp = rw, s->active = m;
         if (merge(w, s, line)) return -1;
         line += popcount32(m);
@@ -238,6 +239,7 @@ static int access(sk_worker *w, const sk_stmt *t, uint32_t mask)
         }
     }
     s->op = t->op, s->space = a->space, s->size = size, s->label = t->ulabel, s->atomic_float = 0;
+    s->l2_only = 0;
     s->block = w->block, s->warp = w->tid0 / SK_W, s->active = mask;
     int rc;
     if (w->ws == SK_W) {

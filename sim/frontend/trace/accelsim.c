@@ -306,6 +306,7 @@ static int instruction(accel_state *s, const char *text, size_t n, coalsim_reque
     snprintf(s->label, sizeof s->label, "%.*s@0x%llx", (int)opn, opc, (unsigned long long)pc);
     *out = (coalsim_request){.op = op.op, .space = op.space, .size = size, .block = block, .warp = warp,
                              .active = active, .atomic_float = (unsigned char)((op.op == COALSIM_ATOM || op.op == COALSIM_RED) && op.fp),
+                             .l2_only = (unsigned char)op.l2_only,
                              .label = s->label};
     memcpy(out->addr, addr, sizeof addr);
     return 1;

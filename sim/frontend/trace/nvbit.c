@@ -259,6 +259,7 @@ static int line(void *st, const char *s, size_t n, coalsim_request *out, char *e
     else snprintf(ns->label, sizeof ns->label, "%.*s", (int)opn, opc);
     *out = (coalsim_request){.op = op.op, .space = op.space, .size = size, .block = block, .warp = warp,
                              .active = active, .atomic_float = (unsigned char)((op.op == COALSIM_ATOM || op.op == COALSIM_RED) && op.fp),
+                             .l2_only = (unsigned char)op.l2_only,
                              .label = ns->label};
     memcpy(out->addr, addr, sizeof addr);
     return 1;

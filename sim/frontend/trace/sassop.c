@@ -59,6 +59,8 @@ int sassop_decode(const char *opc, size_t n, sassop *out)
     out->size = 0;
     out->lanes = 0xffffffffu;
     out->fp = 0;
+    out->l2_only = 0;
+    int strong = 0, wide = 0;
     int matrix = is(opc, bn, "LDSM") || is(opc, bn, "STSM");
     /* the modifiers, one at a time */
     for (size_t i = bn; i < n;) {
@@ -73,9 +75,13 @@ int sassop_decode(const char *opc, size_t n, sassop *out)
             for (size_t f = 0; f < sizeof fps / sizeof fps[0]; f++) out->fp |= is(opc + s, e - s, fps[f]);
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
                 if (is(opc + s, e - s, widths[w].mod)) out->size = widths[w].size;
+            strong |= is(opc + s, e - s, "STRONG");
+            wide |= is(opc + s, e - s, "GPU") || is(opc + s, e - s, "SYS");
+            out->l2_only |= is(opc + s, e - s, "MMIO");
         }
         i = e;
     }
     if (matrix) out->size = 16;
+    out->l2_only = out->op == COALSIM_LD && (out->l2_only || (strong && wide));
     return 0;
 }

@@ -16,6 +16,7 @@ typedef struct sassop {
     unsigned size;      /* bytes a lane, from the modifiers; 0: they do not say */
     uint32_t lanes;     /* the lanes that give an address (LDSM.x1: 0-7) */
     int fp;             /* a floating-point type among the modifiers (F32, F64, F16x2, ...) */
+    int l2_only;        /* a load L1 does not serve: .STRONG with .GPU or .SYS, or .MMIO (coalsim_request.l2_only) */
 } sassop;
 
 /* Decode the opcode OPC[0..n) (base and modifiers).  0, or -1 if it is not a

@@ -393,6 +393,7 @@ static void start(coalsim_reader *rd, const record *rec)
     r->warp = rec->thread / rd->warp;
     r->active = 0;
     r->atomic_float = 0;           /* the trace formats carry no data type */
+    r->l2_only = 0;                /* nor cache operators */
     r->label = rd->cur_label;
     r->line = rd->lineno;
     rd->have_cur = 1;
@@ -547,6 +548,7 @@ static int bin_next(coalsim_reader *rd, coalsim_request *out)
         r->label = rd->labels[lab];
         r->label_id = (uint32_t)lab + 1;
         r->atomic_float = 0;
+        r->l2_only = 0;
         r->block = rd->prev_block + (uint64_t)unzigzag(db);
         r->warp = rd->prev_warp + (uint64_t)unzigzag(dw);
         r->active = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
