@@ -256,7 +256,7 @@ NVCC ?= nvcc
 CUDA_ARCH ?= sm_90
 # The standalone timing probes (scatter.cu, l2_loaded.cu, pred_off.cu, dram_pages.cu, shared_miss.cu, sm_fill.cu, sm_depth.cu,
 # atomics.cu, matrix.cu, half_pipe.cu, tma_bw.cu, tma_pipe.cu, epi_store.cu, dram_lines.cu, l2_rates.cu,
-# l2_sides.cu, l2_pairs.cu, l2_dirty.cu, launch_ncu.cu, atomic_rate.cu, atomic_agg.cu, atomic_lines.cu, atomic_wide.cu, atomic_mix.cu, atomic_tput.cu, shared_cas.cu, shared_cas_ev.cu, l1_store.cu) and the tensor kernels' and WMMA fragments' GPU checks are compiled too,
+# l2_sides.cu, l2_pairs.cu, l2_dirty.cu, launch_ncu.cu, atomic_rate.cu, atomic_agg.cu, atomic_lines.cu, atomic_wide.cu, atomic_mix.cu, atomic_tput.cu, shared_cas.cu, shared_cas_ev.cu, l1_store.cu, fence.cu) and the tensor kernels' and WMMA fragments' GPU checks are compiled too,
 # so that they keep building.
 PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pred_off $(BUILD)/probe_atomics \
                $(BUILD)/probe_dram_pages $(BUILD)/probe_shared_miss $(BUILD)/probe_matrix $(BUILD)/probe_sm_fill $(BUILD)/probe_sm_depth \
@@ -264,7 +264,7 @@ PROBES_ALONE = $(BUILD)/probe_scatter $(BUILD)/probe_l2_loaded $(BUILD)/probe_pr
                $(BUILD)/probe_l2_rates $(BUILD)/probe_l2_sides $(BUILD)/probe_l2_pairs $(BUILD)/probe_l2_dirty \
                $(BUILD)/probe_launch_ncu $(BUILD)/probe_atomic_rate $(BUILD)/probe_atomic_agg $(BUILD)/probe_atomic_lines \
                $(BUILD)/probe_atomic_wide $(BUILD)/probe_atomic_mix $(BUILD)/probe_atomic_tput $(BUILD)/probe_shared_cas \
-               $(BUILD)/probe_shared_cas_ev $(BUILD)/probe_l1_store \
+               $(BUILD)/probe_shared_cas_ev $(BUILD)/probe_l1_store $(BUILD)/probe_fence \
                $(BUILD)/tensor_check \
                $(BUILD)/wmma_check
 probes: $(BUILD)/probe $(PROBES_ALONE)
