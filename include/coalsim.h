@@ -1100,6 +1100,15 @@ const char *coalsim_kernel_name(const coalsim_kernel *k, size_t i);
  * the PTX line, the instruction, the source line, the block and lane). */
 int coalsim_kernel_run(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
                        const coalsim_analysis_cfg *cfg, char *err, size_t cap);
+/* Run L as the second of two launches back to back, as a timing loop on a
+ * GPU does (coalsim --l2 warm): first into an analysis of its own, cold and
+ * finished, then into AN (made from CFG, its l2 COALSIM_L2_WARM), which
+ * starts with the L2 the first left and runs in the memory the first left
+ * (coalsim_launch.again).  After a sampled first run, whose L2 and memory
+ * hold only its sample's part, AN starts cold in fresh memory and says so.
+ * 0, or -1 with why in ERR. */
+int coalsim_kernel_run_warm(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
+                            const coalsim_analysis_cfg *cfg, char *err, size_t cap);
 /* N bytes at OFFSET of the last run's buffer NAME into DST.  0, or -1 if
  * there is no such buffer or the range is outside it. */
 int coalsim_kernel_read(coalsim_kernel *k, const char *name, uint64_t offset, void *dst, size_t n);
@@ -1334,6 +1343,12 @@ int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const ch
                                 const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
                                 const char *module, int sass, const char *sample, unsigned threads, char *err,
                                 size_t cap);
+/* The same, run as the second of two launches back to back
+ * (coalsim_kernel_run_warm): AN must have a cache model. */
+int coalsim_analysis_run_kernel_warm(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
+                                     const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
+                                     const char *module, int sass, const char *sample, unsigned threads, char *err,
+                                     size_t cap);
 /* Run the sketch file PATH (SETS: "name=value" overrides, NULL-terminated,
  * or NULL) into AN on THREADS threads (0: every core), SAMPLE as --sample
  * (NULL: auto): the requests the command's `coalsim FILE.sketch` analyses.

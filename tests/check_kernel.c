@@ -917,6 +917,23 @@ START_TEST(test_kernel_a_launch_run_again_reads_what_the_first_wrote)
     ck_assert_int_eq(coalsim_kernel_read(k, "a", 20, &a5, 4), 0);
     ck_assert_float_eq(a5, 6.0f);
     coalsim_analysis_free(a);
+    /* --l2 warm's pair: the second adds to what the first wrote; after a sampled first run (its blocks wrote part of
+     * the memory) the second starts afresh, cold */
+    coalsim_analysis_cfg hc = h100_timed_cfg();
+    hc.l2 = COALSIM_L2_WARM;
+    const char *samples[] = {"off", "8"};
+    const float want[] = {7.0f, 6.0f};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(coalsim_sample_parse(samples[i], &l.sample), 0);
+        a = coalsim_analysis_new(&hc);
+        ck_assert_msg(coalsim_kernel_run_warm(k, &l, a, &hc, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(coalsim_analysis_finish(a), 0);
+        ck_assert_int_eq(coalsim_kernel_read(k, "a", 20, &a5, 4), 0);
+        ck_assert_float_eq(a5, want[i]);
+        const coalsim_time *t = coalsim_analysis_time(a);
+        ck_assert_str_eq(t->l2, i == 0 ? "warm" : "cold");
+        coalsim_analysis_free(a);
+    }
     coalsim_kernel_free(k);
 }
 END_TEST

@@ -104,6 +104,8 @@ def _declare(lib):
                                                 c.c_char_p, c.c_uint64, c.c_char_p, c.c_int, c.c_char_p, c.c_uint, c.c_char_p,
                                                 c.c_size_t]
     lib.coalsim_analysis_run_kernel.restype = c.c_int
+    lib.coalsim_analysis_run_kernel_warm.argtypes = lib.coalsim_analysis_run_kernel.argtypes
+    lib.coalsim_analysis_run_kernel_warm.restype = c.c_int
     lib.coalsim_analysis_run_sketch.argtypes = [P, c.c_char_p, c.POINTER(c.c_char_p), c.c_char_p, c.c_uint, c.c_char_p,
                                                 c.c_size_t]
     lib.coalsim_analysis_run_sketch.restype = c.c_int
@@ -203,7 +205,7 @@ class Analysis:
         return self
 
     def add_kernel(self, path, grid, block, args="", kernel=None, dynamic_shared=0, module=None, sass=False,
-                   threads=0, sample="auto", cluster=None):
+                   threads=0, sample="auto", cluster=None, warm=False):
         """Run a kernel into this analysis, no GPU needed: PATH is a .cu
         (compiled with nvcc or clang), a .ptx, a SASS listing (.sass) or a
         cubin; GRID and BLOCK are "X[,Y[,Z]]" strings or sequences of ints;
@@ -216,7 +218,10 @@ class Analysis:
         ("auto", "off" or a number of blocks:
         a large launch runs a sample of its blocks, and of the iterations of
         their loops that move by whole lines, extrapolated, and the report's
-        "sample" says how many and each figure's error).  Raises Error with coalsim's message (the PTX or listing line, the
+        "sample" says how many and each figure's error).  WARM (an analysis
+        with hier=True) runs it as the second of two launches back to back,
+        as coalsim --l2 warm does: in the L2 and the memory the first left.
+        Raises Error with coalsim's message (the PTX or listing line, the
         block and lane of a bad access)."""
         def dims(d):
             if isinstance(d, str):
@@ -226,7 +231,8 @@ class Analysis:
             except TypeError:
                 return ",".join(str(int(v)) for v in _list(d))
         err = ctypes.create_string_buffer(4 * _ERRLEN)
-        rc = self._lib.coalsim_analysis_run_kernel(
+        run = self._lib.coalsim_analysis_run_kernel_warm if warm else self._lib.coalsim_analysis_run_kernel
+        rc = run(
             self._handle(), os.fsencode(path), str(kernel).encode() if kernel else None, dims(grid).encode(),
             dims(block).encode(), dims(cluster).encode() if cluster is not None else None, str(args).encode(),
             int(dynamic_shared), os.fsencode(module) if module else None, 1 if sass else 0, str(sample).encode(), int(threads), err,
@@ -300,20 +306,14 @@ def analyse_kernel(path, grid, block, args="", kernel=None, arch="hopper", hier=
     its accesses, and report["metrics"] with Nsight Compute's names.  With
     HIER, L2 "cold" (the default) starts with nothing in L2, as ncu measures
     a launch; "warm" reports the second of two identical launches back to
-    back, whose L2 holds what the first left (as a cudaEvent loop measures),
-    like coalsim --l2 warm."""
+    back, whose L2 and memory hold what the first left (as a cudaEvent loop
+    measures), like coalsim --l2 warm."""
     if l2 not in ("cold", "warm"):
         raise Error("l2 is 'cold' or 'warm', not %r" % (l2,))
     if l2 == "warm" and not hier:
         raise Error("l2='warm' needs hier=True (the cache model)")
     with Analysis(arch, 32, hier) as an:
-        if l2 == "warm":
-            with Analysis(arch, 32, hier) as first:
-                first.add_kernel(path, grid, block, args, kernel, **kw)
-                if first._lib.coalsim_analysis_finish(first._handle()) != 0:
-                    raise Error(_text(first._lib.coalsim_analysis_error(first._handle())))
-                an.inherit_l2(first)
-        return an.add_kernel(path, grid, block, args, kernel, **kw).report(os.fsdecode(path))
+        return an.add_kernel(path, grid, block, args, kernel, warm=l2 == "warm", **kw).report(os.fsdecode(path))
 
 
 def analyse_sketch(path, sets=None, arch="hopper", warp_size=32, hier=False, threads=0, sample="auto"):

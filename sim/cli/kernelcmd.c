@@ -104,33 +104,9 @@ int kernel_run(const char *path, const kernel_opts *ko, coalsim_analysis *an, co
     progress_start(&pg, path, "blocks", 1);
     l.progress = progress_update;
     l.progress_ctx = &pg;
-    int rc = 0;
-    if (ko->warm) {
-        /* the first of two identical launches: the second runs in the memory
-         * it left (the same buffers, with the values it wrote), as a timing
-         * loop on a GPU runs */
-        coalsim_analysis_cfg c1 = *cfg;
-        c1.each = NULL;
-        c1.each_ctx = NULL;
-        c1.source = 0;
-        c1.l2 = COALSIM_L2_COLD;
-        coalsim_analysis *first = coalsim_analysis_new(&c1);
-        if (!first) {
-            progress_end(&pg);
-            coalsim_kernel_free(k);
-            fprintf(stderr, "coalsim: %s: out of memory\n", path);
-            return -1;
-        }
-        rc = coalsim_kernel_run(k, &l, first, &c1, err, sizeof err);
-        if (rc == 0 && (coalsim_analysis_finish(first) != 0 || coalsim_analysis_inherit_l2(an, first) != 0)) {
-            snprintf(err, sizeof err, "%s: %s", path, coalsim_analysis_error(first)[0] ? coalsim_analysis_error(first)
-                                                                                      : coalsim_analysis_error(an));
-            rc = -1;
-        }
-        coalsim_analysis_free(first);
-    }
-    l.again = ko->warm;
-    if (rc == 0) rc = coalsim_kernel_run(k, &l, an, cfg, err, sizeof err);
+    /* --l2 warm: the second of two launches back to back */
+    int rc = ko->warm ? coalsim_kernel_run_warm(k, &l, an, cfg, err, sizeof err)
+                      : coalsim_kernel_run(k, &l, an, cfg, err, sizeof err);
     progress_end(&pg);
     if (rc != 0) fprintf(stderr, "coalsim: %s\n", err);
     if (rc == 0 && ko->dump) rc = dump_buffers(k, ko->dump);

@@ -728,6 +728,34 @@ done:
     return rc;
 }
 
+int coalsim_kernel_run_warm(coalsim_kernel *k, const coalsim_launch *l, coalsim_analysis *an,
+                            const coalsim_analysis_cfg *cfg, char *err, size_t cap)
+{
+    coalsim_analysis_cfg c1 = *cfg;
+    c1.each = NULL;
+    c1.each_ctx = NULL;
+    c1.source = 0;
+    c1.l2 = COALSIM_L2_COLD;
+    coalsim_analysis *first = coalsim_analysis_new(&c1);
+    if (!first) {
+        snprintf(err, cap, "%s: out of memory", k->name);
+        return -1;
+    }
+    coalsim_launch again = *l;
+    int rc = coalsim_kernel_run(k, l, first, &c1, err, cap);
+    if (rc == 0) {
+        const coalsim_sample *s = coalsim_analysis_sample(first);
+        again.again = !(s && s->sampled);
+        if (coalsim_analysis_finish(first) != 0 || coalsim_analysis_inherit_l2(an, first) != 0) {
+            snprintf(err, cap, "%s: %s", k->name,
+                     coalsim_analysis_error(first)[0] ? coalsim_analysis_error(first) : coalsim_analysis_error(an));
+            rc = -1;
+        }
+    }
+    coalsim_analysis_free(first);
+    return rc == 0 ? coalsim_kernel_run(k, &again, an, cfg, err, cap) : rc;
+}
+
 int coalsim_kernel_read(coalsim_kernel *k, const char *name, uint64_t offset, void *dst, size_t n)
 {
     if (!k->has_mem) return -1;

@@ -145,10 +145,10 @@ int coalsim_parse_dims(const char *s, unsigned d[3])
     return -1;
 }
 
-int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
-                                const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
-                                const char *module, int sass, const char *sample, unsigned threads, char *err,
-                                size_t cap)
+/* coalsim_analysis_run_kernel, or (WARM) its _warm. */
+static int run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid, const char *block,
+                      const char *cluster, const char *args, uint64_t dynamic_shared, const char *module, int sass,
+                      const char *sample, unsigned threads, int warm, char *err, size_t cap)
 {
     coalsim_launch l = {.kernel = kernel && *kernel ? kernel : NULL, .dynamic_shared = dynamic_shared,
                         .args = args, .threads = threads};
@@ -173,7 +173,25 @@ int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const ch
     if (!k) return -1;
     coalsim_analysis_cfg cfg;
     coalsim_analysis_cfg_of(an, &cfg);
-    int rc = coalsim_kernel_run(k, &l, an, &cfg, err, cap);
+    int rc = warm ? coalsim_kernel_run_warm(k, &l, an, &cfg, err, cap) : coalsim_kernel_run(k, &l, an, &cfg, err, cap);
     coalsim_kernel_free(k);
     return rc;
+}
+
+int coalsim_analysis_run_kernel(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
+                                const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
+                                const char *module, int sass, const char *sample, unsigned threads, char *err,
+                                size_t cap)
+{
+    return run_kernel(an, path, kernel, grid, block, cluster, args, dynamic_shared, module, sass, sample, threads, 0,
+                      err, cap);
+}
+
+int coalsim_analysis_run_kernel_warm(coalsim_analysis *an, const char *path, const char *kernel, const char *grid,
+                                     const char *block, const char *cluster, const char *args, uint64_t dynamic_shared,
+                                     const char *module, int sass, const char *sample, unsigned threads, char *err,
+                                     size_t cap)
+{
+    return run_kernel(an, path, kernel, grid, block, cluster, args, dynamic_shared, module, sass, sample, threads, 1,
+                      err, cap);
 }
