@@ -34,13 +34,13 @@ FINAL_LDFLAGS = $(OPT) $(LDFLAGS)
 # prints or exits.  docs/architecture.md draws how data flows between them.
 MODEL_SRC = $(addprefix sim/model/,arch.c route.c gmem.c smem.c cmem.c ldgsts.c stats.c tile.c hier.c occupancy.c timing.c exectime.c sample.c \
             analysis.c preset.c)
-FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c tmabox.c tmamerge.c smport.c loopjump.c) \
+FRONTEND_SRC = $(addprefix sim/frontend/,lanes.c grid.c mma.c gmma.c tmap.c tmabox.c tmamerge.c smport.c loopjump.c caswords.c) \
                $(addprefix sim/frontend/trace/,trace.c file.c import.c nvbit.c accelsim.c sassop.c binwrite.c textwrite.c) \
                $(addprefix sim/frontend/sketch/,sketch_lex.c sketch_expr.c sketch_parse.c sketch_code.c sketch_vm.c \
                  sketch_run.c sketch.c) \
                $(addprefix sim/frontend/kernel/,kernel.c open.c args.c kmem.c memory.c compile.c proc.c readfile.c disasm.c cuda_prelude.c demangle.c) \
                $(addprefix sim/frontend/ptx/,ptx_lex.c ptx_parse.c ptx_decode.c ptx_cfg.c ptx_exec.c ptx_loop.c ptx_ops_int.c \
-                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_ops_async.c ptx_ops_wgmma.c ptx_sched.c ptx_agg.c ptx_lower.c ptx_cas.c) \
+                 ptx_ops_float.c ptx_ops_mem.c ptx_ops_warp.c ptx_ops_matrix.c ptx_ops_wmma.c ptx_ops_async.c ptx_ops_wgmma.c ptx_sched.c ptx_agg.c ptx_lower.c) \
                $(addprefix sim/frontend/sass/,sass_parse.c sass_decode.c sass_cfg.c sass_exec.c sass_ops_int.c \
                  sass_ops_float.c sass_ops_mem.c sass_ops_misc.c sass_ops_matrix.c sass_ops_async.c sass_launch.c sass_stub.c sass_mods.c \
                  sass_pipe.c sass_sched.c sass_loop.c)

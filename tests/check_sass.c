@@ -439,6 +439,60 @@ END_TEST
 /* FlashAttention's softmax on sm_90 (LeetCUDA's kernels): HMNMX2, a half
  * pair's max (!PT) or min (PT), and HADD2.F32 d, -RZ, a.H1_H1, ptxas's
  * half-to-float conversion: one f32 from the low halves' sum */
+/* ptxas's loop for a shared float atomicAdd (every thread of the block adds 1 to one word): ATOMS.CAST.SPIN
+ * writes 1 where the lane stored and 0 where it goes again, which the loop tests (before, the old value went
+ * there and the loop never ended); its passes are the PTX interpreter's for the same kernel (lanes a word and a
+ * bank a pass, other warps' stores failing some: caswords.h). */
+START_TEST(test_sass_shared_float_add_loop_ends_with_the_sum_and_the_ptx_paths_passes)
+{
+    static const char text[] =
+        "\tcode for sm_90\n\t\tFunction : _Z3addPf\n"
+        "\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n"
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+        "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0020*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;\n"
+        "        /*0030*/              @!P0 STS [0x400], RZ ;\n"
+        "        /*0040*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+        "        /*0050*/                   MOV R3, 0x400 ;\n"
+        "        /*0060*/                   BSSY B0, 0xc0 ;\n"
+        "        /*0070*/                   LDS R6, [R3] ;\n"
+        "        /*0080*/                   FADD R7, R6, 1 ;\n"
+        "        /*0090*/                   ATOMS.CAST.SPIN R7, [R3], R6, R7 ;\n"
+        "        /*00a0*/                   ISETP.EQ.U32.AND P1, PT, R7, 0x1, PT ;\n"
+        "        /*00b0*/              @!P1 BRA 0x70 ;\n"
+        "        /*00c0*/                   BSYNC B0 ;\n"
+        "        /*00d0*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+        "        /*00e0*/               @P0 EXIT ;\n"
+        "        /*00f0*/                   LDS R5, [0x400] ;\n"
+        "        /*0100*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+        "        /*0110*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+        "        /*0120*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+        "        /*0130*/                   EXIT ;\n"
+        "        /*0140*/                   BRA 0x140;\n\t\t..........\n";
+    coalsim_kernel *k = listing(text), *ptx = load("tests/kernels/shared_fadd.ptx", NULL);
+    char err[1024];
+    static const unsigned blocks[] = {32, 64, 256, 1024};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        unsigned b[3] = {blocks[i], 1, 1};
+        coalsim_analysis *sa, *pa;
+        ck_assert_msg(launch(k, "add", G1, b, 0, "P:4=zero", 1, err, &sa) == 0, "%s", err);
+        float sum;
+        ck_assert_int_eq(coalsim_kernel_read(k, "P", 0, &sum, 4), 0);
+        ck_assert_float_eq(sum, (float)blocks[i]);
+        ck_assert_msg(launch(ptx, "one_word", G1, b, 0, "O:4K=zero,P:4K=zero", 1, err, &pa) == 0, "%s", err);
+        uint64_t s = metric(sa, "smsp__inst_executed_op_shared_atom.sum"),
+                 p = metric(pa, "smsp__inst_executed_op_shared_atom.sum");
+        ck_assert_uint_eq(s, p);
+        if (blocks[i] == 32) ck_assert_uint_eq(s, 32);           /* one warp: a lane a pass, none fails */
+        else ck_assert_uint_gt(s, blocks[i]);                    /* other warps' stores fail some */
+        coalsim_analysis_free(sa);
+        coalsim_analysis_free(pa);
+    }
+    coalsim_kernel_free(k);
+    coalsim_kernel_free(ptx);
+}
+END_TEST
+
 START_TEST(test_sass_half_pair_max_and_half_to_float_add_compute_their_values)
 {
     static const char text[] =
@@ -645,6 +699,7 @@ Suite *make_sass_suite(void)
     tcase_add_test(tc, test_sass_pipe_counts_of_the_hand_listing_are_exact);
     tcase_add_test(tc, test_sass_every_decoded_opcode_has_a_pipe);
     tcase_add_test(tc, test_sass_half_pair_max_and_half_to_float_add_compute_their_values);
+    tcase_add_test(tc, test_sass_shared_float_add_loop_ends_with_the_sum_and_the_ptx_paths_passes);
     tcase_add_test(tc, test_sass_dependent_chain_path_is_n_times_the_latency);
     tcase_add_test(tc, test_sass_path_counts_global_loads_apart_and_barriers_wait_for_the_last_warp);
     tcase_add_test(tc, test_sass_time_of_a_kernel_with_a_profile_is_modelled);

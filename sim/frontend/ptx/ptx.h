@@ -29,6 +29,7 @@
 
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
+#include "frontend/caswords.h"
 #include "frontend/cluster.h"
 #include "frontend/kernel/kmem.h"
 #include "frontend/smport.h"
@@ -402,35 +403,9 @@ typedef struct pframe {
     size_t sb_cap;
 } pframe;
 
-/* Shared words and the adds of each warp of a block to them in float adds'
- * loops, in the block running (ptx_cas.c). */
-typedef struct cas_words {
-    uint32_t *cur;             /* by word, CAS_SLOTS each: the lanes' adds of each warp index, then their sum */
-    uint32_t *touched;         /* the words cur has */
-    unsigned ntouched;
-    uint64_t adds[32];         /* the adds (warp instructions) of each warp index */
-    size_t nwords;
-} cas_words;
-#define CAS_SLOTS 33
-/* The flag ptx_lower.c's loop starts with (its first pass), and the part
- * of a pass in which another warp's store to the word makes it fail
- * (fitted to gpu/probes/shared_cas.cu on the H100 by shared_cas_fit.py:
- * 2-32 warps a block on one word, on 32 or 8 shared words, on 256 at
- * random; over its 70 cases of 2 or more warps on shared words 11% mean
- * error, the largest 30%: 32 warps on one word 0.72-0.77x, 16-32 warps on
- * 32 words 1.30x; ptx_ops_mem.c, spin_plan). */
+/* The flag ptx_lower.c's loop starts with (its first pass: spin_plan asks
+ * caswords.h for the passes other warps make fail). */
 #define PTX_CAS_FIRST 2
-#define PTX_CAS_WINDOW 0.75
-/* A block starts: nothing added yet. */
-void ptx_cas_block(cas_words *c);
-/* The adds of other warps of a block of NWARPS to WORD expected while one
- * add of warp WARP is on, from the warps run so far (0 before any other). */
-double ptx_cas_others(const cas_words *c, uint64_t word, unsigned warp, unsigned nwarps);
-/* WARP starts an add (ptx_cas_note its words after). */
-void ptx_cas_add(cas_words *c, unsigned warp);
-/* LANES lanes of WARP add to WORD (of a block of WORDS): 0, or -1 if memory runs out. */
-int ptx_cas_note(cas_words *c, uint64_t word, unsigned warp, unsigned lanes, size_t words);
-void ptx_cas_free(cas_words *c);
 
 typedef enum { W_RUN, W_BAR, W_DONE, W_WAIT } wstate;   /* W_WAIT: asleep at a K_WAIT instruction */
 

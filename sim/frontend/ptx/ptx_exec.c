@@ -714,7 +714,7 @@ int ptx_run_block(pctx *x, uint64_t b)
     x->sb_mbar.n = 0;
     sm_port_block(&x->sb_smport);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
-    ptx_cas_block(&x->cas);
+    cas_words_block(&x->cas);
     if (x->nwarps < nwarps) {
         pwarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return ptx_fail(x, NULL, "out of memory");
@@ -805,7 +805,7 @@ int ptx_run_block(pctx *x, uint64_t b)
 void ptx_ctx_free(pctx *x)
 {
     ptx_loop_free(x);
-    ptx_cas_free(&x->cas);
+    cas_words_free(&x->cas);
     for (unsigned k = 0; k < x->nwarps; k++) {
         pwarp *w = &x->warps[k];
         for (unsigned d = 0; d < PTX_MAX_DEPTH; d++) {

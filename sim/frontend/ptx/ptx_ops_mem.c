@@ -475,34 +475,14 @@ uint64_t ptx_atomic_new(int op, ptype t, uint64_t old, uint64_t b, uint64_t c)
     }
 }
 
-/* W(z) for z >= 0: the w with w e^w = z (Newton from log(1 + z)). */
-static double lambert_w(double z)
-{
-    double w = log1p(z);
-    for (int i = 0; i < 40; i++) {
-        double e = exp(w), f = w * e - z;
-        if (fabs(f) < 1e-12 * (1 + z)) break;
-        w -= f / (e * (w + 1));
-    }
-    return w;
-}
-
 /* The passes of a shared float add that fail because other warps of the
  * block store to the same words between a pass's load and its store, as
- * expected.  A lane's add to a word wins each pass with the chance that no
- * other warp's store lands in its window: with c adds of other warps to the
- * word for each of its lanes' adds while this add is on (ptx_cas.c), a pass
- * wins 1 in e^x of the time, x e^x = c PTX_CAS_WINDOW (stores arriving at
- * random, the window PTX_CAS_WINDOW of a pass; gpu/probes/shared_cas.cu on
- * the H100: 1.70, 2.69, 3.93, 7.03 and 13.4 passes a win for 2, 4, 8, 16 and
- * 32 warps on one word).  The warp goes as long as its longest word, and
- * the expected part of a pass carries to its next add (a warp's cas_frac
- * starts at 0 in each block's first). */
+ * expected (caswords.h).  The expected part of a pass carries to the warp's
+ * next add (a warp's cas_frac starts at 0 in each block's first). */
 static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
 {
     unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
     double extra = 0;
-    size_t words = (size_t)(x->smem_bytes / 4) + 1;
     uint64_t wd[32];
     unsigned u[32], n = 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -512,17 +492,8 @@ static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
         if (k == n) wd[n] = a, u[n++] = 0;
         u[k]++;
     }
-    for (unsigned k = 0; k < n; k++) {
-        double c = ptx_cas_others(&x->cas, wd[k], w->index, nwarps) / u[k];
-        double e = c > 0 ? u[k] * (exp(lambert_w(c * PTX_CAS_WINDOW)) - 1) : 0;
-        if (e > extra) extra = e;
-    }
-    /* the block's first warp to add knows of no other: the others carry
-     * its share, so that the block's passes come to what its warps expect */
-    if (nwarps > 1) extra *= (double)nwarps / (nwarps - 1);
-    ptx_cas_add(&x->cas, w->index);
-    for (unsigned k = 0; k < n; k++)
-        if (ptx_cas_note(&x->cas, wd[k], w->index, u[k], words) != 0) return ptx_fail(x, NULL, "out of memory");
+    if (cas_words_plan(&x->cas, wd, u, n, w->index, nwarps, (size_t)(x->smem_bytes / 4) + 1, &extra) != 0)
+        return ptx_fail(x, NULL, "out of memory");
     w->cas_frac += extra;
     w->cas_extra = (uint32_t)w->cas_frac;
     w->cas_frac -= w->cas_extra;

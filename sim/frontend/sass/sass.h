@@ -23,6 +23,7 @@
 
 #include "coalsim.h"
 #include "frontend/asyncgroups.h"
+#include "frontend/caswords.h"
 #include "frontend/cluster.h"
 #include "frontend/kernel/kmem.h"
 #include "frontend/smport.h"
@@ -284,6 +285,10 @@ typedef struct swarp {
     /* loops sampled inside blocks (sass_loop.c) */
     struct sloop *loop;        /* the loop it is in, made at its first back edge */
     uint8_t loop_rec;          /* recording the iteration it runs */
+    /* shared float adds' compare-and-store loops (ATOMS.CAST.SPIN; caswords.h) */
+    uint32_t cas_open;         /* lanes whose last pass failed: they are in an add */
+    uint32_t cas_extra;        /* passes of that add that other warps' stores make fail */
+    double cas_frac;           /* and the expected part of a pass carried to its next add */
 } swarp;
 
 /* A CTA of the cluster a worker runs (a block of no cluster: cta[0]). */
@@ -320,6 +325,7 @@ typedef struct sctx {
     int interleave;             /* a warp yields after each memory instruction (the requests' order is reported) */
     double sb_stagger;          /* cycles between the starts of a SM's blocks (the profile's block_ns) */
     sm_port sb_smport;          /* the SM's port from L2 (smport.h) */
+    cas_words cas;              /* shared float adds: which warps meet on which words (caswords.h) */
     double sb_pipe_rate[COALSIM_PIPES];   /* the profile's warp-instructions a SM's pipe does a cycle */
     uint64_t sb_lat[COALSIM_LATS];         /* packed */
     uint64_t sb_load_lat, sb_bar_lat;      /* packed; a load adds one to the count */

@@ -419,6 +419,7 @@ int sass_run_block(sctx *x, uint64_t b)
     place_ctas(x, b);
     x->cl = (cluster_bar){0};
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
+    cas_words_block(&x->cas);
     if (x->nwarps < nwarps) {
         swarp *nw = realloc(x->warps, nwarps * sizeof *nw);
         if (!nw) return sass_fail(x, NULL, "out of memory");
@@ -445,6 +446,7 @@ int sass_run_block(sctx *x, uint64_t b)
         w->cta = k / wpb;
         w->cl_arrived = 0;
         w->bar_counted = 0;
+        w->cas_open = 0, w->cas_extra = 0, w->cas_frac = 0;
         sass_loop_block(w);
         if (w->local) memset(w->local, 0, (size_t)w->local_cap * 32);
         unsigned lanes = nthreads - w->index * 32 < 32 ? nthreads - w->index * 32 : 32;
@@ -505,6 +507,7 @@ int sass_run_block(sctx *x, uint64_t b)
 void sass_ctx_free(sctx *x)
 {
     sass_loop_free(x);
+    cas_words_free(&x->cas);
     free(x->tma_merge);
     x->tma_merge = NULL;
     for (unsigned k = 0; k < x->nwarps; k++) {

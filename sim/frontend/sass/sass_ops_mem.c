@@ -376,6 +376,60 @@ static uint64_t rval(const swarp *w, const sopnd *o, int wide, int l)
     return v;
 }
 
+/* The lanes of a shared compare-and-store pass (ATOMS.CAST.SPIN) of W on M
+ * held back because a lower lane of their phase (32 lanes for 4-byte words,
+ * 16 for 8-byte ones) is on the same bank with another word: they neither
+ * compare nor store this pass (gpu/probes/shared_cas.cu on the H100; the PTX
+ * interpreter's spin_pass has the same rule).  Lanes on one word need no
+ * rule: the first stores, and the others' compare then fails. */
+static uint32_t cast_held(const swarp *w, const sopnd *ao, int wide, uint32_t m)
+{
+    unsigned size = wide ? 8 : 4;
+    uint32_t held = 0, phase = wide ? 0xffffu : 0xffffffffu;
+    uint64_t word[32];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        word[l] = lane_addr(w, ao, SP_SHARED, l) / size;
+    }
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t mine = l < 16 || !wide ? phase : ~phase;
+        uint64_t bank = word[l] % (128 / size);
+        for (uint32_t bb = m & mine & ((1u << l) - 1); bb; bb &= bb - 1) {
+            int k = __builtin_ctz(bb);
+            if (word[k] != word[l] && word[k] % (128 / size) == bank) {
+                held |= 1u << l;
+                break;
+            }
+        }
+    }
+    return held;
+}
+
+/* The first pass of W's add on lanes M (none of them failed the warp's pass
+ * before): how many of its passes other warps' stores will make fail
+ * (caswords.h; the PTX interpreter's spin_plan), into w->cas_extra. */
+static int cast_plan(sctx *x, swarp *w, const sopnd *ao, uint32_t m)
+{
+    unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
+    uint64_t wd[32];
+    unsigned u[32], n = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint64_t a = lane_addr(w, ao, SP_SHARED, __builtin_ctz(mm)) / 4;
+        unsigned k = 0;
+        while (k < n && wd[k] != a) k++;
+        if (k == n) wd[n] = a, u[n++] = 0;
+        u[k]++;
+    }
+    double extra;
+    if (cas_words_plan(&x->cas, wd, u, n, w->index, nwarps, (size_t)(x->smem_bytes / 4) + 1, &extra) != 0)
+        return sass_fail(x, NULL, "out of memory");
+    w->cas_frac += extra;
+    w->cas_extra = (uint32_t)w->cas_frac;
+    w->cas_frac -= w->cas_extra;
+    return 0;
+}
+
 HANDLER(atomic)
 {
     int op = in->sub2, t = in->sub3, wide = in->width == 8, red = in->cs_op == COALSIM_RED;
@@ -390,10 +444,21 @@ HANDLER(atomic)
      * reduction, as red.shared is (the shared model costs them apart) */
     if (access(x, w, in, ao, red || op == A_POPC_INC ? COALSIM_RED : COALSIM_ATOM, in->width, m, p, spc) != 0) return -1;
     uint64_t olds[32];
-    uint32_t ok = 0;
+    uint32_t ok = 0, held = 0;
+    if (op == A_CAST && in->sub == SP_SHARED) {
+        /* a pass of ptxas's loop: its lanes wait for each other's words and
+         * banks, and other warps' stores make some passes fail */
+        if (!(m & w->cas_open) && cast_plan(x, w, ao, m) != 0) return -1;
+        held = cast_held(w, ao, wide, m);
+        if (w->cas_extra) w->cas_extra--, held = m;
+    }
     /* CAS on a 64-bit pair: the compare value in b, b+1; the new one in c, c+1 */
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
+        if (held >> l & 1) {
+            olds[l] = 0;             /* its bank was busy: no compare, no store */
+            continue;
+        }
         uint64_t b = op == A_POPC_INC ? 1 : bo ? rval(w, bo, wide, l) : 0, c = co ? rval(w, co, wide, l) : 0, old;
         if (spc[l] == COALSIM_GLOBAL) {
             if (!wide) {
@@ -416,9 +481,17 @@ HANDLER(atomic)
         olds[l] = old;
         if ((op == A_CAS || op == A_CAST) && old == (b & (wide ? ~0ull : 0xffffffffull))) ok |= 1u << l;
     }
+    if (op == A_CAST && in->sub == SP_SHARED) w->cas_open = m & ~ok;
     if (pd && pd->kind == SO_P) sass_set_pred(w, pd->reg, op == A_CAST ? ok : 0xffffffffu, m);
     if (d && d->kind == SO_P) {
         sass_set_pred(w, d->reg, ok, m);
+    } else if (op == A_CAST && d && d->kind == SO_R && d->reg != SASS_RZ) {
+        /* ATOMS.CAST.SPIN: 1 where the lane stored, 0 where it goes again
+         * (ptxas's loop tests it: ISETP.EQ.U32.AND P, PT, R, 0x1) */
+        LANES_S(m, {
+            w->r[d->reg][l] = ok >> l & 1;
+            if (wide) w->r[d->reg + 1][l] = 0;
+        });
     } else if (d && d->kind == SO_R && d->reg != SASS_RZ) {
         LANES_S(m, {
             w->r[d->reg][l] = (uint32_t)olds[l];
