@@ -106,6 +106,19 @@ int cas_words_plan(cas_words *c, const uint64_t *wd, const unsigned *u, unsigned
     return 0;
 }
 
+unsigned cas_words_group(const uint64_t *word, uint32_t m, uint64_t *wd, unsigned *u)
+{
+    unsigned n = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        uint64_t a = word[__builtin_ctz(mm)];
+        unsigned k = 0;
+        while (k < n && wd[k] != a) k++;
+        if (k == n) wd[n] = a, u[n++] = 0;
+        u[k]++;
+    }
+    return n;
+}
+
 void cas_words_free(cas_words *c)
 {
     free(c->cur), free(c->touched);

@@ -36,6 +36,9 @@ void cas_words_block(cas_words *c);
  * out. */
 int cas_words_plan(cas_words *c, const uint64_t *wd, const unsigned *u, unsigned n, unsigned warp, unsigned nwarps,
                    size_t words, double *extra);
+/* The distinct words of lanes M, WORD[l] lane l's, into WD in the order the
+ * lanes first name them, with U[k] the lanes on WD[k].  How many. */
+unsigned cas_words_group(const uint64_t *word, uint32_t m, uint64_t *wd, unsigned *u);
 void cas_words_free(cas_words *c);
 
 #endif

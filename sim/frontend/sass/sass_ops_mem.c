@@ -412,15 +412,10 @@ static uint32_t cast_held(const swarp *w, const sopnd *ao, int wide, uint32_t m)
 static int cast_plan(sctx *x, swarp *w, const sopnd *ao, uint32_t m)
 {
     unsigned nwarps = (x->block[0] * x->block[1] * x->block[2] + 31) / 32;
-    uint64_t wd[32];
-    unsigned u[32], n = 0;
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        uint64_t a = lane_addr(w, ao, SP_SHARED, __builtin_ctz(mm)) / 4;
-        unsigned k = 0;
-        while (k < n && wd[k] != a) k++;
-        if (k == n) wd[n] = a, u[n++] = 0;
-        u[k]++;
-    }
+    uint64_t word[32], wd[32];
+    unsigned u[32];
+    for (uint32_t mm = m; mm; mm &= mm - 1) word[__builtin_ctz(mm)] = lane_addr(w, ao, SP_SHARED, __builtin_ctz(mm)) / 4;
+    unsigned n = cas_words_group(word, m, wd, u);
     double extra;
     if (cas_words_plan(&x->cas, wd, u, n, w->index, nwarps, (size_t)(x->smem_bytes / 4) + 1, &extra) != 0)
         return sass_fail(x, NULL, "out of memory");
