@@ -1,6 +1,7 @@
 /* The kernel front end: kernels compute what they compute on a GPU (checked
  * against C references), count what they execute, and fail as a GPU fails,
  * with the PTX line and the source line. */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -938,6 +939,57 @@ START_TEST(test_kernel_a_launch_run_again_reads_what_the_first_wrote)
 }
 END_TEST
 
+/* d[i] = fma.MODE.f32(a[i] - 0.5, b[i] - 0.5, c[i] / 2^20) over one block: mixed signs, the addend small. */
+static const char fma_dir_fmt[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry f(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+    ".reg .b64 %%rd<10>;\n.reg .f32 %%f<5>;\n.reg .b32 %%r<2>;\n"
+    "ld.param.u64 %%rd1, [pa];\nld.param.u64 %%rd2, [pb];\nld.param.u64 %%rd3, [pc];\nld.param.u64 %%rd4, [pd];\n"
+    "mov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd5, %%r1, 4;\n"
+    "add.s64 %%rd6, %%rd1, %%rd5;\nadd.s64 %%rd7, %%rd2, %%rd5;\nadd.s64 %%rd8, %%rd3, %%rd5;\nadd.s64 %%rd9, %%rd4, %%rd5;\n"
+    "ld.global.f32 %%f1, [%%rd6];\nld.global.f32 %%f2, [%%rd7];\nld.global.f32 %%f3, [%%rd8];\n"
+    "sub.rn.f32 %%f1, %%f1, 0f3F000000;\nsub.rn.f32 %%f2, %%f2, 0f3F000000;\nmul.rn.f32 %%f3, %%f3, 0f35800000;\n"
+    "fma.%s.f32 %%f4, %%f1, %%f2, %%f3;\nst.global.f32 [%%rd9], %%f4;\nret;\n}\n";
+
+/* fma.rm/.rp/.rz.f32 (expf's code rounds its range reduction down) round once in their direction: the C library's
+ * fmaf in that rounding mode, on 256 lanes of random operands of mixed signs and scales, ties and exact sums. */
+START_TEST(test_kernel_fma_with_directed_rounding_rounds_once_in_its_direction)
+{
+    static const char *const mode[] = {"rm", "rp", "rz", "rn"};
+    static const int fe[] = {FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO, FE_TONEAREST};
+    for (int k = 0; k < 4; k++) {
+        char text[2048], err[1024];
+        snprintf(text, sizeof text, fma_dir_fmt, mode[k]);
+        coalsim_kernel *kk = coalsim_kernel_load_ptx(text, strlen(text), "fma.ptx", err, sizeof err);
+        ck_assert_msg(kk != NULL, "%s", err);
+        coalsim_analysis_cfg cfg = {.arch = arch_of("hopper")};
+        coalsim_analysis *a = coalsim_analysis_new(&cfg);
+        coalsim_launch l = {.kernel = "f", .grid = {1, 1, 1}, .block = {256, 1, 1},
+                            .args = "A:1K=random:3,B:1K=random:4,C:1K=random:5,D:1K", .threads = 1};
+        ck_assert_msg(coalsim_kernel_run(kk, &l, a, &cfg, err, sizeof err) == 0, "%s", err);
+        float av[256], bv[256], cv[256], dv[256];
+        ck_assert_int_eq(coalsim_kernel_read(kk, "A", 0, av, sizeof av), 0);
+        ck_assert_int_eq(coalsim_kernel_read(kk, "B", 0, bv, sizeof bv), 0);
+        ck_assert_int_eq(coalsim_kernel_read(kk, "C", 0, cv, sizeof cv), 0);
+        ck_assert_int_eq(coalsim_kernel_read(kk, "D", 0, dv, sizeof dv), 0);
+        int old = fegetround(), differ = 0;
+        for (int i = 0; i < 256; i++) {
+            volatile float x = av[i] - 0.5f, y = bv[i] - 0.5f, z = cv[i] * 0x1p-20f;
+            float nearest = fmaf(x, y, z);
+            fesetround(fe[k]);
+            float want = fmaf(x, y, z);
+            fesetround(old);
+            differ += memcmp(&want, &nearest, 4) != 0;
+            ck_assert_msg(memcmp(&want, &dv[i], 4) == 0, "fma.%s lane %d: %a x %a + %a = %a, coalsim %a", mode[k], i,
+                          (double)x, (double)y, (double)z, (double)want, (double)dv[i]);
+        }
+        if (k < 3) ck_assert_int_gt(differ, 50);               /* the mode matters on these lanes */
+        coalsim_analysis_free(a);
+        coalsim_kernel_free(kk);
+    }
+}
+END_TEST
+
 /* b[i] = a[i] over the whole grid: one float a thread. */
 static const char warm_copy_ptx[] =
     SCHED_HEAD ".visible .entry gcopy(.param .u64 pa, .param .u64 pb)\n{\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
@@ -1363,6 +1415,7 @@ Suite *make_kernel_suite(void)
     tcase_add_test(c, test_kernel_a_warm_launch_of_data_that_fits_in_l2_reads_no_dram_and_is_faster);
     tcase_add_test(c, test_kernel_a_reload_of_a_stored_word_hits_l1_unless_volatile_or_strong_beyond_the_cta);
     tcase_add_test(c, test_kernel_a_launch_run_again_reads_what_the_first_wrote);
+    tcase_add_test(c, test_kernel_fma_with_directed_rounding_rounds_once_in_its_direction);
     tcase_add_test(c, test_kernel_loads_move_up_only_so_far_past_the_uses_of_earlier_ones);
     tcase_add_test(c, test_kernel_a_short_branch_is_predicated_and_every_warp_issues_it);
     tcase_add_test(c, test_kernel_a_short_if_else_is_predicated_on_both_sides);

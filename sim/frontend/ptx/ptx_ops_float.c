@@ -182,6 +182,35 @@ static pop_fn best_ffma(void) { return __builtin_cpu_supports("fma") && __builti
 #else
 static pop_fn best_ffma(void) { return ffma; }
 #endif
+/* rounding modifiers (cvt, fma) */
+enum { R_NONE, R_RN, R_RZ, R_RM, R_RP, R_RNI, R_RZI, R_RMI, R_RPI };
+
+/* a b + c rounded once in direction R (R_RZ, R_RM, R_RP), without the
+ * floating-point environment: the product is exact in double, the sum's
+ * error exact by Knuth's TwoSum, and the nearest float stepped one place
+ * where it lies on the wrong side of the exact value.  (expf's code rounds
+ * its range reduction down: fma.rm.f32.) */
+static float fma_directed(float a, float b, float c, int r)
+{
+    double p = (double)a * (double)b, s = p + (double)c, bb = s - p;
+    double e = (p - (s - bb)) + ((double)c - bb);             /* a b + c = s + e exactly */
+    float f = (float)s;
+    if (s != s || isinf(s)) return f;
+    double d = ((double)f - s) - e;                           /* the sign of f - (a b + c) */
+    int up = d < 0, down = d > 0, neg = s < 0 || (s == 0 && e < 0);
+    if (r == R_RM && down) f = nextafterf(f, -INFINITY);
+    else if (r == R_RP && up) f = nextafterf(f, INFINITY);
+    else if (r == R_RZ && ((!neg && down) || (neg && up))) f = nextafterf(f, 0.0f);
+    return f;
+}
+HANDLER(ffma_dir)
+{
+    UNUSED;
+    uint64_t *Dd = SLOT(w, in->d);
+    const uint64_t *A = SLOT(w, in->a), *B = SLOT(w, in->b), *C = SLOT(w, in->c);
+    LANES(m, Dd[l] = FB(fma_directed(F(A[l]), F(B[l]), F(C[l]), in->sub)));
+    return 0;
+}
 HANDLER(ffma_sat)
 {
     UNUSED;
@@ -272,7 +301,6 @@ HANDLER(hfma)
 
 /* ---- cvt ---- */
 
-enum { R_NONE, R_RN, R_RZ, R_RM, R_RP, R_RNI, R_RZI, R_RMI, R_RPI };
 
 static double round_int(double v, int r)
 {
@@ -513,6 +541,12 @@ DECODE(dec_fma)
     in->type = (uint8_t)t;
     if (srcs(p, f, ri, in, 3, half_type(t) ? PT_B32 : t, err, cap)) return -1;
     int r = rounding(ri), sat = ptx_has_mod(ri, "sat");
+    if (r == R_RZ || r == R_RM || r == R_RP) {
+        /* directed rounding: f32 without .sat (expf's fma.rm.f32) */
+        in->sub = (uint8_t)r;
+        if (t == PT_F32 && !sat) in->fn = ffma_dir;
+        return 0;
+    }
     if (r != R_NONE && r != R_RN) return 0;
     if (half_type(t)) in->fn = sat || ptx_has_mod(ri, "relu") ? NULL : hfma;
     else if (t == PT_F32) in->fn = sat ? ffma_sat : best_ffma();
