@@ -106,6 +106,24 @@ int cas_words_plan(cas_words *c, const uint64_t *wd, const unsigned *u, unsigned
     return 0;
 }
 
+uint32_t cas_pass_held(const uint64_t *word, uint32_t m, unsigned size)
+{
+    uint32_t held = 0, phase = size == 8 ? 0xffffu : 0xffffffffu;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t mine = l < 16 || size != 8 ? phase : ~phase;
+        uint64_t bank = word[l] % (128 / size);
+        for (uint32_t bb = m & ((1u << l) - 1); bb; bb &= bb - 1) {
+            int k = __builtin_ctz(bb);
+            if (word[k] == word[l] || ((mine >> k & 1) && word[k] % (128 / size) == bank)) {
+                held |= 1u << l;
+                break;
+            }
+        }
+    }
+    return held;
+}
+
 unsigned cas_words_group(const uint64_t *word, uint32_t m, uint64_t *wd, unsigned *u)
 {
     unsigned n = 0;

@@ -36,6 +36,13 @@ void cas_words_block(cas_words *c);
  * out. */
 int cas_words_plan(cas_words *c, const uint64_t *wd, const unsigned *u, unsigned n, unsigned warp, unsigned nwarps,
                    size_t words, double *extra);
+/* The lanes of M that do not win a compare-and-store pass: a lower lane of
+ * M is on their word, or a lower lane of their phase (32 lanes for 4-byte
+ * words, 16 for 8-byte ones) on their bank (gpu/probes/shared_cas.cu on the
+ * H100: one warp alone, 32 lanes on 256 words at random take 3.54 passes,
+ * the most lanes a bank has, not the 2.4 of a word; a double's lanes l and
+ * l + 16 on one bank take one).  WORD[l]: lane l's shared offset over SIZE. */
+uint32_t cas_pass_held(const uint64_t *word, uint32_t m, unsigned size);
 /* The distinct words of lanes M, WORD[l] lane l's, into WD in the order the
  * lanes first name them, with U[k] the lanes on WD[k].  How many. */
 unsigned cas_words_group(const uint64_t *word, uint32_t m, uint64_t *wd, unsigned *u);

@@ -497,10 +497,7 @@ static int spin_plan(pctx *x, pwarp *w, uint32_t m, const uint64_t *addr)
 
 /* A pass of a shared float add's compare-and-store loop (ptx_lower.c): a
  * lane wins where it is the lowest of the lanes M has on its word and on its
- * bank among its phase's lanes (32 for 4-byte words, 16 for 8-byte ones:
- * gpu/probes/shared_cas.cu, one warp alone: 32 lanes on 256 words at random
- * take 3.54 passes, the most lanes a bank has, not the 2.4 of a word; a
- * double's lanes l and l + 16 on one bank take one).  A winner adds b to
+ * bank among its phase's lanes (caswords.h, cas_pass_held).  A winner adds b to
  * what the word holds and gets the old value in d; in->d (the flag) is 0 in
  * the winners, 1 in the others, which go again.  As ATOMS.CAST.SPIN on the
  * GPU: the others' compare fails, or their bank was busy. */
@@ -517,22 +514,14 @@ static int spin_pass(pctx *x, pwarp *w, const pinst *in, uint32_t m, unsigned ch
         LANES(m, F[l] = 1);
         return 0;
     }
-    uint32_t done = 0, phase = size == 8 ? 0xffffu : 0xffffffffu;
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
+    uint64_t word[32];
+    for (uint32_t mm = m; mm; mm &= mm - 1) word[__builtin_ctz(mm)] = CL_OFFSET(addr[__builtin_ctz(mm)]) / size;
+    uint32_t done = m & ~cas_pass_held(word, m, size);
+    for (uint32_t mm = done; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint64_t word = CL_OFFSET(addr[l]) / size, bank = word % (128 / size);
-        uint32_t mine = l < 16 || size != 8 ? phase : ~phase;
-        int wins = 1;
-        for (uint32_t bb = m & ((1u << l) - 1); bb && wins; bb &= bb - 1) {
-            int k = __builtin_ctz(bb);
-            uint64_t other = CL_OFFSET(addr[k]) / size;
-            if (other == word || ((mine >> k & 1) && other % (128 / size) == bank)) wins = 0;
-        }
-        if (!wins) continue;
         uint64_t old = load_bytes(p[l], size), nv = ptx_atomic_new(A_ADD, t, old, B[l], 0);
         memcpy(p[l], &nv, size);
         D[l] = old;
-        done |= 1u << l;
     }
     LANES(m, F[l] = !(done >> l & 1));
     return 0;

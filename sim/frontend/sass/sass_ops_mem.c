@@ -377,33 +377,14 @@ static uint64_t rval(const swarp *w, const sopnd *o, int wide, int l)
 }
 
 /* The lanes of a shared compare-and-store pass (ATOMS.CAST.SPIN) of W on M
- * held back because a lower lane of their phase (32 lanes for 4-byte words,
- * 16 for 8-byte ones) is on the same bank with another word: they neither
- * compare nor store this pass (gpu/probes/shared_cas.cu on the H100; the PTX
- * interpreter's spin_pass has the same rule).  Lanes on one word need no
- * rule: the first stores, and the others' compare then fails. */
+ * that neither compare nor store this pass (caswords.h's rule, the PTX
+ * interpreter's too). */
 static uint32_t cast_held(const swarp *w, const sopnd *ao, int wide, uint32_t m)
 {
     unsigned size = wide ? 8 : 4;
-    uint32_t held = 0, phase = wide ? 0xffffu : 0xffffffffu;
     uint64_t word[32];
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        word[l] = lane_addr(w, ao, SP_SHARED, l) / size;
-    }
-    for (uint32_t mm = m; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        uint32_t mine = l < 16 || !wide ? phase : ~phase;
-        uint64_t bank = word[l] % (128 / size);
-        for (uint32_t bb = m & mine & ((1u << l) - 1); bb; bb &= bb - 1) {
-            int k = __builtin_ctz(bb);
-            if (word[k] != word[l] && word[k] % (128 / size) == bank) {
-                held |= 1u << l;
-                break;
-            }
-        }
-    }
-    return held;
+    for (uint32_t mm = m; mm; mm &= mm - 1) word[__builtin_ctz(mm)] = lane_addr(w, ao, SP_SHARED, __builtin_ctz(mm)) / size;
+    return cas_pass_held(word, m, size);
 }
 
 /* The first pass of W's add on lanes M (none of them failed the warp's pass
