@@ -595,24 +595,27 @@ static int loops_on(const grid_job *job, char *err, size_t cap)
     return 0;
 }
 
+/* P grown to N elements of SIZE bytes, or P itself with *BAD set. */
+static void *grown(void *p, size_t n, size_t size, int *bad)
+{
+    void *q = realloc(p, n * size);
+    if (!q) *bad = 1;
+    return q ? q : p;
+}
+
 /* Room for N picks (and a round of up to N) in each array; what they hold is kept.  0, or -1. */
 static int grow_picks(size_t *room, size_t n, double (**fig)[COALSIM_SAMPLE_FIGS], double (**f2)[COALSIM_SAMPLE_FIGS],
                       uint64_t **pick, uint64_t **p2, uint64_t **nblk, uint64_t **add)
 {
     if (n <= *room) return 0;
-    void *a = realloc(*fig, n * sizeof **fig);
-    if (a) *fig = a;
-    void *b = realloc(*f2, n * sizeof **f2);
-    if (b) *f2 = b;
-    void *c = realloc(*pick, n * sizeof **pick);
-    if (c) *pick = c;
-    void *d = realloc(*p2, n * sizeof **p2);
-    if (d) *p2 = d;
-    void *e = realloc(*nblk, n * sizeof **nblk);
-    if (e) *nblk = e;
-    void *f = realloc(*add, n * sizeof **add);
-    if (f) *add = f;
-    if (!a || !b || !c || !d || !e || !f) return -1;
+    int bad = 0;
+    *fig = grown(*fig, n, sizeof **fig, &bad);
+    *f2 = grown(*f2, n, sizeof **f2, &bad);
+    *pick = grown(*pick, n, sizeof **pick, &bad);
+    *p2 = grown(*p2, n, sizeof **p2, &bad);
+    *nblk = grown(*nblk, n, sizeof **nblk, &bad);
+    *add = grown(*add, n, sizeof **add, &bad);
+    if (bad) return -1;
     if (*room == 0) memset(*fig, 0, n * sizeof **fig);
     *room = n;
     return 0;
