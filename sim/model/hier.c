@@ -440,12 +440,13 @@ void coalsim_hier_request(coalsim_hier *h, const coalsim_request *r, coalsim_hie
     locate(h, l1, sec, n);
     unsigned side = side_of((unsigned)((r->block + h->sm_shift) % h->cfg.sms));
     int w = -1, w2 = -1;                         /* the line's ways in L1 and L2 (-1: absent, or not looked up) */
+    int l2_only = r->op == COALSIM_LDGSTS_BYPASS || r->op == COALSIM_BULK_LD || (r->op == COALSIM_LD && r->l2_only);
     for (unsigned k = 0; k < n; k++) {
         uint64_t line = sec[k].sector / 4, *s = sec[k].set1;
         unsigned char bit = (unsigned char)(1u << (sec[k].sector % 4));
         if (sec[k].new_line) w = lookup(l1, s, line), w2 = -1;
         c->l1_sectors++;
-        if (r->op == COALSIM_LDGSTS_BYPASS || r->op == COALSIM_BULK_LD || (r->op == COALSIM_LD && r->l2_only)) {
+        if (l2_only) {
             /* cp.async.cg and bulk copies (TMA): read from L2 into shared memory, and loads that must see other
              * SMs' stores (volatile, .cg, strong at gpu scope): L1 neither looked up nor filled */
             if (h->sides) (void)l2_access_sides(h, sec[k].sector, 0, now, side, c);
